@@ -1,0 +1,164 @@
+#include "bdd/bdd.hpp"
+
+#include <utility>
+
+#include "bdd/buddy_c_api.hpp"
+#include "bdd/manager.hpp"
+
+namespace refract::bdd {
+
+Bdd::Bdd() : root_(buddy::kFalse) {}
+
+Bdd::Bdd(int root) : root_(root) {
+  // A node id of 0 after an error is not a result: check_error throws first.
+  bdd_addref(root_);
+}
+
+Bdd::Bdd(const Bdd& other) : root_(other.root_) {
+  bdd_addref(root_);
+}
+
+Bdd::Bdd(Bdd&& other) noexcept : root_(other.root_) {
+  other.root_ = buddy::kFalse;
+}
+
+Bdd& Bdd::operator=(const Bdd& other) {
+  if (this != &other) {
+    bdd_addref(other.root_);
+    bdd_delref(root_);
+    root_ = other.root_;
+  }
+  return *this;
+}
+
+Bdd& Bdd::operator=(Bdd&& other) noexcept {
+  if (this != &other) {
+    bdd_delref(root_);
+    root_ = other.root_;
+    other.root_ = buddy::kFalse;
+  }
+  return *this;
+}
+
+Bdd::~Bdd() {
+  bdd_delref(root_);
+}
+
+namespace {
+// Runs one BuDDy operation and turns a reported error into an exception before
+// the (meaningless) result is wrapped.
+template <typename Op>
+int checked(const char* name, Op&& op) {
+  int result = 0;
+  {
+    OperationScope scope;
+    result = op();
+  }
+  check_error(name);
+  return result;
+}
+}  // namespace
+
+Bdd Bdd::zero() {
+  return Bdd(buddy::kFalse);
+}
+Bdd Bdd::one() {
+  return Bdd(buddy::kTrue);
+}
+Bdd Bdd::variable(int var) {
+  return Bdd(checked("bdd_ithvar", [&] { return bdd_ithvar(var); }));
+}
+Bdd Bdd::negated_variable(int var) {
+  return Bdd(checked("bdd_nithvar", [&] { return bdd_nithvar(var); }));
+}
+
+Bdd Bdd::variable_set(std::span<const int> vars) {
+  std::vector<int> copy(vars.begin(), vars.end());
+  return Bdd(checked("bdd_makeset",
+                     [&] { return bdd_makeset(copy.data(), static_cast<int>(copy.size())); }));
+}
+
+bool Bdd::is_zero() const {
+  return root_ == buddy::kFalse;
+}
+bool Bdd::is_one() const {
+  return root_ == buddy::kTrue;
+}
+
+std::uint64_t Bdd::node_count() const {
+  return static_cast<std::uint64_t>(checked("bdd_nodecount", [&] { return bdd_nodecount(root_); }));
+}
+
+Bdd Bdd::operator&(const Bdd& other) const {
+  return Bdd(checked("and", [&] { return bdd_apply(root_, other.root_, bddop_and); }));
+}
+Bdd Bdd::operator|(const Bdd& other) const {
+  return Bdd(checked("or", [&] { return bdd_apply(root_, other.root_, bddop_or); }));
+}
+Bdd Bdd::operator-(const Bdd& other) const {
+  return Bdd(checked("diff", [&] { return bdd_apply(root_, other.root_, bddop_diff); }));
+}
+Bdd Bdd::operator!() const {
+  return Bdd(checked("not", [&] { return bdd_not(root_); }));
+}
+Bdd Bdd::biimp(const Bdd& other) const {
+  return Bdd(checked("biimp", [&] { return bdd_apply(root_, other.root_, bddop_biimp); }));
+}
+
+Bdd Bdd::ite(const Bdd& condition, const Bdd& then_branch, const Bdd& else_branch) {
+  return Bdd(checked(
+      "ite", [&] { return bdd_ite(condition.root_, then_branch.root_, else_branch.root_); }));
+}
+
+Bdd Bdd::exists(const Bdd& variables) const {
+  return Bdd(checked("exist", [&] { return bdd_exist(root_, variables.root_); }));
+}
+
+Bdd Bdd::and_exists(const Bdd& other, const Bdd& variables) const {
+  return Bdd(checked("relprod",
+                     [&] { return bdd_appex(root_, other.root_, bddop_and, variables.root_); }));
+}
+
+Bdd Bdd::replace(const VarPermutation& permutation) const {
+  return Bdd(checked("replace",
+                     [&] { return bdd_replace(root_, static_cast<bddPair*>(permutation.raw())); }));
+}
+
+int Bdd::raw_var(int node) {
+  return bdd_var(node);
+}
+int Bdd::raw_low(int node) {
+  return bdd_low(node);
+}
+int Bdd::raw_high(int node) {
+  return bdd_high(node);
+}
+
+VarPermutation::VarPermutation(std::span<const int> from, std::span<const int> to) {
+  bddPair* pair = bdd_newpair();
+  check_error("bdd_newpair");
+  std::vector<int> old_vars(from.begin(), from.end());
+  std::vector<int> new_vars(to.begin(), to.end());
+  bdd_setpairs(pair, old_vars.data(), new_vars.data(), static_cast<int>(old_vars.size()));
+  pair_ = pair;
+  check_error("bdd_setpairs");
+}
+
+VarPermutation::VarPermutation(VarPermutation&& other) noexcept : pair_(other.pair_) {
+  other.pair_ = nullptr;
+}
+
+VarPermutation& VarPermutation::operator=(VarPermutation&& other) noexcept {
+  if (this != &other) {
+    if (pair_ != nullptr) bdd_freepair(static_cast<bddPair*>(pair_));
+    pair_ = other.pair_;
+    other.pair_ = nullptr;
+  }
+  return *this;
+}
+
+VarPermutation::~VarPermutation() {
+  if (pair_ != nullptr) bdd_freepair(static_cast<bddPair*>(pair_));
+}
+
+}  // namespace refract::bdd

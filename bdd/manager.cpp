@@ -1,0 +1,150 @@
+#include "bdd/manager.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <csetjmp>
+#include <ctime>
+
+#include "bdd/buddy_c_api.hpp"
+
+// Exported by libbdd but declared only in its private kernel.h.
+extern "C" void bdd_operator_reset(void);
+extern "C" jmp_buf bddexception;
+
+namespace refract::bdd {
+
+namespace {
+
+bool g_manager_alive = false;
+int g_pending_error = 0;    // set by the error hook, consumed by check_error
+int g_operation_depth = 0;  // > 0 while a BuDDy operation runs under setjmp(bddexception)
+ManagerStats g_stats;
+
+void record_error(int code) {
+  if (g_pending_error == 0) g_pending_error = code;
+  // Out of nodes deep inside a recursion: BuDDy would carry on with a null node
+  // through an exponential amount of work. Unwind to the operation's setjmp,
+  // the path BuDDy itself uses for reordering; it returns false after one retry.
+  if ((code == BDD_NODENUM || code == BDD_MEMORY) && g_operation_depth > 0) {
+    std::longjmp(bddexception, 1);
+  }
+}
+
+void record_gc(int pre, bddGbcStat* stat) {
+  if (pre) return;
+  g_stats.garbage_collections = static_cast<std::uint64_t>(stat->num);
+  g_stats.gc_seconds = static_cast<double>(stat->sumtime) / CLOCKS_PER_SEC;
+  const auto live = static_cast<std::uint64_t>(stat->nodes - stat->freenodes);
+  g_stats.peak_live_nodes = std::max(g_stats.peak_live_nodes, live);
+}
+
+void ignore_resize(int, int) {}
+
+int to_int_setting(std::uint64_t value, const char* what) {
+  if (value > static_cast<std::uint64_t>(INT_MAX)) {
+    throw BddError(0, std::string(what) + " " + std::to_string(value) +
+                          " exceeds BuDDy's limit of " + std::to_string(INT_MAX));
+  }
+  return static_cast<int>(value);
+}
+
+}  // namespace
+
+OperationScope::OperationScope() {
+  ++g_operation_depth;
+}
+OperationScope::~OperationScope() {
+  --g_operation_depth;
+}
+
+NodeTableExhausted::NodeTableExhausted(int code, std::uint64_t node_table_size)
+    : BddError(code, "BDD node table exhausted at " + std::to_string(node_table_size) + " nodes (" +
+                         bdd_errstring(code) + ")"),
+      node_table_size_(node_table_size) {}
+
+void check_error(const char* operation) {
+  ++g_stats.operations;
+  if (g_pending_error == 0) return;
+  const int code = g_pending_error;
+  g_pending_error = 0;
+  bdd_clear_error();
+  // The failed operation may have cached partial results: drop all caches.
+  bdd_operator_reset();
+  if (code == BDD_NODENUM || code == BDD_MEMORY) {
+    throw NodeTableExhausted(code, static_cast<std::uint64_t>(bdd_getallocnum()));
+  }
+  throw BddError(code, std::string("BuDDy error in ") + operation + ": " + bdd_errstring(code));
+}
+
+Manager::Manager(const ManagerSettings& settings) {
+  if (g_manager_alive) throw BddError(BDD_RUNNING, "a BDD manager already exists");
+  const int nodes =
+      to_int_setting(std::max<std::uint64_t>(settings.initial_nodes, 1000), "--nodes");
+  const int cache = to_int_setting(std::max<std::uint64_t>(settings.cache_size, 1000), "--cache");
+  g_pending_error = 0;
+  if (const int rc = bdd_init(nodes, cache); rc < 0) {
+    throw BddError(rc, std::string("cannot initialise BuDDy: ") + bdd_errstring(rc));
+  }
+  // bdd_init installs BuDDy's default handler, which calls exit(): replace it.
+  bdd_error_hook(record_error);
+  g_manager_alive = true;
+  g_stats = ManagerStats{};
+  bdd_gbc_hook(record_gc);
+  bdd_resize_hook(ignore_resize);
+  bdd_disable_reorder();
+  if (settings.max_increase != 0)
+    bdd_setmaxincrease(to_int_setting(settings.max_increase, "max increase"));
+  if (settings.max_nodes != 0) {
+    // BuDDy rounds the initial table up to a prime and wants a cap above it.
+    const auto allocated = static_cast<std::uint64_t>(bdd_getallocnum());
+    bdd_setmaxnodenum(to_int_setting(std::max(settings.max_nodes, allocated + 1), "--max-nodes"));
+  }
+  try {
+    check_error("bdd_init");
+  } catch (...) {
+    bdd_done();
+    g_manager_alive = false;
+    throw;
+  }
+}
+
+Manager::~Manager() {
+  bdd_done();
+  g_pending_error = 0;
+  g_manager_alive = false;
+}
+
+int Manager::add_variables(int count) {
+  const int first = bdd_varnum();
+  if (count <= 0) return first;
+  if (first == 0) {
+    bdd_setvarnum(count);
+  } else {
+    bdd_extvarnum(count);
+  }
+  check_error("bdd_setvarnum");
+  return first;
+}
+
+int Manager::variable_count() const {
+  return bdd_varnum();
+}
+
+void Manager::sample_peak() {
+  g_stats.peak_used_nodes =
+      std::max(g_stats.peak_used_nodes, static_cast<std::uint64_t>(bdd_getnodenum()));
+}
+
+ManagerStats Manager::stats() const {
+  ManagerStats out = g_stats;
+  out.node_table_size = static_cast<std::uint64_t>(bdd_getallocnum());
+  out.used_nodes = static_cast<std::uint64_t>(bdd_getnodenum());
+  out.peak_used_nodes = std::max(out.peak_used_nodes, out.used_nodes);
+  out.peak_live_nodes =
+      std::max(out.peak_live_nodes, out.peak_used_nodes == 0 ? 0 : out.peak_live_nodes);
+  out.variables = static_cast<std::uint64_t>(bdd_varnum());
+  return out;
+}
+
+}  // namespace refract::bdd

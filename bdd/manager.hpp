@@ -1,0 +1,80 @@
+// The BuDDy kernel, owned for the lifetime of one Manager. BuDDy keeps global
+// state, so at most one Manager exists at a time; constructing a second throws.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace refract::bdd {
+
+struct ManagerSettings {
+  std::uint64_t initial_nodes = 1'000'000;  // node table size at start
+  std::uint64_t cache_size = 200'000;       // operator cache entries
+  std::uint64_t max_increase = 0;           // max nodes added per resize; 0 = BuDDy default
+  std::uint64_t max_nodes = 0;              // hard cap on the node table; 0 = no cap
+};
+
+// Any error BuDDy reports; BuDDy's own handler would call exit() instead.
+class BddError : public std::runtime_error {
+ public:
+  BddError(int code, const std::string& message) : std::runtime_error(message), code_(code) {}
+  int code() const { return code_; }
+
+ private:
+  int code_;
+};
+
+// The node table is full and may not grow (max_nodes reached or out of memory).
+class NodeTableExhausted : public BddError {
+ public:
+  NodeTableExhausted(int code, std::uint64_t node_table_size);
+  std::uint64_t node_table_size() const { return node_table_size_; }
+
+ private:
+  std::uint64_t node_table_size_;
+};
+
+struct ManagerStats {
+  std::uint64_t node_table_size = 0;  // allocated node slots now
+  std::uint64_t used_nodes = 0;       // occupied slots now (live + garbage not yet collected)
+  std::uint64_t peak_used_nodes = 0;  // max of used_nodes seen at operation boundaries
+  std::uint64_t peak_live_nodes = 0;  // max live nodes right after a garbage collection
+  std::uint64_t garbage_collections = 0;
+  double gc_seconds = 0;
+  std::uint64_t operations = 0;  // BuDDy operations issued through this layer
+  std::uint64_t variables = 0;
+};
+
+class Manager {
+ public:
+  explicit Manager(const ManagerSettings& settings);
+  Manager(const Manager&) = delete;
+  Manager& operator=(const Manager&) = delete;
+  ~Manager();
+
+  // Adds `count` variables at the bottom of the order; returns the first index.
+  // Variable index i sits at level i: refract never reorders.
+  int add_variables(int count);
+  int variable_count() const;
+
+  ManagerStats stats() const;
+  // Sampled by the solver between operations to track the peak.
+  void sample_peak();
+};
+
+// Called after every BuDDy call: throws if BuDDy reported an error during it.
+void check_error(const char* operation);
+
+// Marks a BuDDy operation that runs under BuDDy's own setjmp (apply, ite,
+// quantification, replace), so that running out of nodes may unwind it.
+class OperationScope {
+ public:
+  OperationScope();
+  ~OperationScope();
+  OperationScope(const OperationScope&) = delete;
+  OperationScope& operator=(const OperationScope&) = delete;
+};
+
+}  // namespace refract::bdd

@@ -1,0 +1,44 @@
+// Variable orders in bddbddb syntax: blocks separated by '_' from the top of
+// the order; 'x' inside a block interleaves its domains bit by bit with the
+// most significant bits aligned at the top of the block.
+#pragma once
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bdd/bit_block.hpp"
+
+namespace refract::bdd {
+
+struct VarOrder {
+  std::vector<std::vector<std::string>> blocks;  // top to bottom; each block's domains interleave
+
+  std::string to_string() const;
+  std::vector<std::string> names() const;  // every domain named, in order
+};
+
+class VarOrderError : public std::runtime_error {
+ public:
+  VarOrderError(std::size_t column, const std::string& message)
+      : std::runtime_error(message), column_(column) {}
+  std::size_t column() const { return column_; }  // 1-based column in the order string
+
+ private:
+  std::size_t column_;
+};
+
+// Splits `text` into the known physical domain names. Names may themselves
+// contain 'x' or '_', so each position takes the longest known name that fits.
+// Throws VarOrderError for an unknown name, a repeated name or an empty block.
+VarOrder parse_var_order(std::string_view text, const std::vector<std::string>& known_names);
+
+// Assigns BDD variables (levels) to every domain of the order, starting at
+// `first_var`; `widths` gives each name's bit count. Returns name -> block.
+std::map<std::string, BitBlock> lay_out(const VarOrder& order,
+                                        const std::map<std::string, unsigned>& widths,
+                                        int first_var);
+
+}  // namespace refract::bdd

@@ -1,0 +1,111 @@
+#include "bdd/bdd.hpp"
+
+#include <gtest/gtest.h>
+
+#include "bdd/bit_block.hpp"
+#include "bdd/enumerate.hpp"
+#include "bdd/exact_count.hpp"
+#include "bdd/manager.hpp"
+
+namespace refract::bdd {
+namespace {
+
+BitBlock block_of(int first, int width) {
+  BitBlock b;
+  for (int i = 0; i < width; ++i) b.vars.push_back(first + i);
+  return b;
+}
+
+std::uint64_t decode(const std::vector<std::uint8_t>& bits, std::size_t from, std::size_t width) {
+  std::uint64_t v = 0;
+  for (std::size_t i = 0; i < width; ++i) v = (v << 1) | bits[from + i];
+  return v;
+}
+
+TEST(ManagerTest, SecondManagerIsRefused) {
+  Manager first(ManagerSettings{});
+  EXPECT_THROW(Manager second(ManagerSettings{}), BddError);
+}
+
+TEST(ManagerTest, NodeTableExhaustionThrowsInsteadOfExiting) {
+  ManagerSettings settings;
+  settings.initial_nodes = 2000;
+  settings.max_nodes = 2000;
+  settings.cache_size = 1000;
+  Manager manager(settings);
+  manager.add_variables(64);
+  // x == y over 32-bit blocks with x, y in separate blocks needs ~2^32 nodes.
+  const BitBlock x = block_of(0, 32), y = block_of(32, 32);
+  EXPECT_THROW(equal_blocks(x, y), NodeTableExhausted);
+  // The manager stays usable for small work after the failure.
+  EXPECT_FALSE((Bdd::variable(0) & Bdd::variable(1)).is_zero());
+}
+
+TEST(BitBlockTest, RangesAndComparisonsMatchArithmetic) {
+  Manager manager(ManagerSettings{});
+  manager.add_variables(9);
+  const BitBlock a = block_of(0, 5), b = block_of(5, 4);  // widths differ on purpose
+  const std::vector<int> vars = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+  for (std::uint64_t lo : {0, 3, 17}) {
+    for (std::uint64_t hi : {0, 5, 17, 31, 40}) {
+      const Bdd range = a.in_range(lo, hi);
+      std::uint64_t count = 0;
+      for_each_assignment(range, std::vector<int>{0, 1, 2, 3, 4}, [&](const auto& bits) {
+        const std::uint64_t v = decode(bits, 0, 5);
+        EXPECT_TRUE(v >= lo && v <= hi) << v << " in [" << lo << "," << hi << "]";
+        ++count;
+      });
+      const std::uint64_t expected = lo > hi ? 0 : std::min<std::uint64_t>(hi, 31) - lo + 1;
+      EXPECT_EQ(count, lo > 31 ? 0 : expected);
+    }
+  }
+  std::uint64_t equal = 0, less = 0;
+  for_each_assignment(equal_blocks(a, b), vars, [&](const auto& bits) {
+    EXPECT_EQ(decode(bits, 0, 5), decode(bits, 5, 4));
+    ++equal;
+  });
+  for_each_assignment(less_than_blocks(a, b), vars, [&](const auto& bits) {
+    EXPECT_LT(decode(bits, 0, 5), decode(bits, 5, 4));
+    ++less;
+  });
+  EXPECT_EQ(equal, 16u);          // values 0..15 exist in both
+  EXPECT_EQ(less, 16u * 15 / 2);  // pairs a < b with b < 16
+}
+
+BitBlock strided_block(int first, int width, int stride) {
+  BitBlock b;
+  for (int i = 0; i < width; ++i) b.vars.push_back(first + i * stride);
+  return b;
+}
+
+TEST(ExactCountTest, CountsBeyondDoublePrecision) {
+  Manager manager(ManagerSettings{});
+  manager.add_variables(124);
+  // x and y interleaved bit by bit, so x == y stays linear in size.
+  const BitBlock x = strided_block(0, 62, 2), y = strided_block(1, 62, 2);
+  std::vector<int> vars;
+  for (int i = 0; i < 124; ++i) vars.push_back(i);
+  // Every value of a 62-bit domain: 2^62.
+  EXPECT_EQ(exact_count(x.in_range(0, (std::uint64_t{1} << 62) - 1), x.vars).to_string(),
+            "4611686018427387904");
+  // All pairs but one: 2^124 - 1, far past 2^53 (and past 2^64).
+  const Bdd all_but_one = !(x.equals_constant(5) & y.equals_constant(7));
+  EXPECT_EQ(exact_count(all_but_one, vars).to_string(), "21267647932558653966460912964485513215");
+  // x == y: exactly 2^62 pairs.
+  EXPECT_EQ(exact_count(equal_blocks(x, y), vars).to_string(), "4611686018427387904");
+  // 2^53 + 1 tuples: a double would round this to 2^53.
+  const Bdd past_double = x.in_range(0, (std::uint64_t{1} << 53)) & y.equals_constant(0);
+  EXPECT_EQ(exact_count(past_double, vars).to_string(), "9007199254740993");
+}
+
+TEST(EnumerateTest, ExpandsDontCareVariables) {
+  Manager manager(ManagerSettings{});
+  manager.add_variables(3);
+  std::vector<std::uint64_t> seen;
+  for_each_assignment(Bdd::variable(1), std::vector<int>{0, 1, 2},
+                      [&](const auto& bits) { seen.push_back(decode(bits, 0, 3)); });
+  EXPECT_EQ(seen, (std::vector<std::uint64_t>{2, 3, 6, 7}));
+}
+
+}  // namespace
+}  // namespace refract::bdd

@@ -1,0 +1,61 @@
+#include "bdd/var_order.hpp"
+
+#include <gtest/gtest.h>
+
+namespace refract::bdd {
+namespace {
+
+const std::vector<std::string> kKnown = {"V0", "V1", "H0", "H1", "F0", "Ix0", "I_x0", "I0"};
+
+TEST(VarOrderTest, ParsesBlocksAndInterleavingGolden) {
+  const VarOrder order = parse_var_order("V0xV1_H0_F0xH1", kKnown);
+  ASSERT_EQ(order.blocks.size(), 3u);
+  EXPECT_EQ(order.blocks[0], (std::vector<std::string>{"V0", "V1"}));
+  EXPECT_EQ(order.blocks[1], (std::vector<std::string>{"H0"}));
+  EXPECT_EQ(order.blocks[2], (std::vector<std::string>{"F0", "H1"}));
+  EXPECT_EQ(order.to_string(), "V0xV1_H0_F0xH1");
+}
+
+TEST(VarOrderTest, NamesContainingSeparatorsTakeTheLongestMatch) {
+  const VarOrder order = parse_var_order("Ix0xI_x0_I0", kKnown);
+  EXPECT_EQ(order.names(), (std::vector<std::string>{"Ix0", "I_x0", "I0"}));
+}
+
+TEST(VarOrderTest, RepeatedDomainIsAnErrorAtItsColumn) {
+  try {
+    parse_var_order("V0_H0_V0", kKnown);
+    FAIL() << "expected an error";
+  } catch (const VarOrderError& e) {
+    EXPECT_EQ(e.column(), 7u);
+    EXPECT_STREQ(e.what(), "domain 'V0' appears twice in variable order");
+  }
+}
+
+TEST(VarOrderTest, UnknownDomainIsAnErrorAtItsColumn) {
+  try {
+    parse_var_order("V0_Q7", kKnown);
+    FAIL() << "expected an error";
+  } catch (const VarOrderError& e) {
+    EXPECT_EQ(e.column(), 4u);
+    EXPECT_STREQ(e.what(), "unknown domain 'Q7' in variable order");
+  }
+}
+
+TEST(VarOrderTest, TrailingOrDoubledSeparatorIsAnError) {
+  EXPECT_THROW(parse_var_order("V0_", kKnown), VarOrderError);
+  EXPECT_THROW(parse_var_order("V0__H0", kKnown), VarOrderError);
+  EXPECT_THROW(parse_var_order("", kKnown), VarOrderError);
+}
+
+TEST(VarOrderTest, InterleavingAlignsMostSignificantBits) {
+  const VarOrder order = parse_var_order("H0_V0xF0", kKnown);
+  // H0: 2 bits, V0: 3 bits, F0: 1 bit.
+  const auto blocks = lay_out(order, {{"H0", 2}, {"V0", 3}, {"F0", 1}}, 0);
+  EXPECT_EQ(blocks.at("H0").vars, (std::vector<int>{0, 1}));
+  // Round 0: V0's MSB then F0's only bit; then V0's remaining bits.
+  EXPECT_EQ(blocks.at("V0").vars, (std::vector<int>{2, 4, 5}));
+  EXPECT_EQ(blocks.at("F0").vars, (std::vector<int>{3}));
+}
+
+}  // namespace
+}  // namespace refract::bdd
