@@ -1,0 +1,427 @@
+#include "relations/bdd_file.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <climits>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "support/atomic_file.hpp"
+#include "support/error.hpp"
+
+namespace refract::rel {
+
+namespace {
+
+bool parse_number(std::string_view text, std::uint64_t& out) {
+  if (text.empty()) return false;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && ptr == text.data() + text.size();
+}
+
+bool is_space(int c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
+
+struct Field {
+  std::string_view text;
+  std::size_t column;  // 1-based
+};
+
+std::vector<Field> split_fields(std::string_view line, std::size_t first_column) {
+  std::vector<Field> fields;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && is_space(static_cast<unsigned char>(line[i]))) ++i;
+    if (i == line.size()) break;
+    const std::size_t start = i;
+    while (i < line.size() && !is_space(static_cast<unsigned char>(line[i]))) ++i;
+    fields.push_back({line.substr(start, i - start), first_column + start});
+  }
+  return fields;
+}
+
+// Reads the file as header lines, then as whitespace-separated tokens, keeping
+// the line and column of everything it hands out.
+class Scanner {
+ public:
+  Scanner(std::streambuf* in, std::string file) : in_(in), file_(std::move(file)) {}
+
+  SourceLocation here() const { return {file_, line_, column_}; }
+  SourceLocation at(std::uint64_t line, std::uint64_t column) const {
+    return {file_, line, column};
+  }
+
+  // The next line without its terminator (and a trailing '\r'); false at end of file.
+  bool line(std::string& out, std::uint64_t& number) {
+    out.clear();
+    number = line_;
+    int c = in_->sgetc();
+    if (c == EOF) return false;
+    while ((c = in_->sbumpc()) != EOF && c != '\n') out.push_back(static_cast<char>(c));
+    if (c == '\n') {
+      ++line_;
+      column_ = 1;
+    } else {
+      column_ = out.size() + 1;  // the last line, without a newline
+    }
+    if (!out.empty() && out.back() == '\r') out.pop_back();
+    return true;
+  }
+
+  // The next whitespace-separated token and its line and column; false at end of file.
+  bool token(std::string& out, std::uint64_t& line, std::uint64_t& column) {
+    out.clear();
+    int c;
+    while ((c = in_->sgetc()) != EOF && is_space(c)) advance();
+    if (c == EOF) return false;
+    line = line_;
+    column = column_;
+    while ((c = in_->sgetc()) != EOF && !is_space(c)) {
+      out.push_back(static_cast<char>(c));
+      advance();
+    }
+    return true;
+  }
+
+ private:
+  void advance() {
+    if (in_->sbumpc() == '\n') {
+      ++line_;
+      column_ = 1;
+    } else {
+      ++column_;
+    }
+  }
+
+  std::streambuf* in_;
+  std::string file_;
+  std::uint64_t line_ = 1;
+  std::uint64_t column_ = 1;
+};
+
+std::string attribute_label(const Relation& r, std::size_t i) {
+  return "attribute " + r.attributes()[i].name + " of " + r.name();
+}
+
+// Line 1: "# V0:16 H0:14", column i an instance of attribute i's domain, same width.
+void check_info_line(Scanner& scan, const Relation& r) {
+  std::string line;
+  std::uint64_t number = 0;
+  if (!scan.line(line, number)) {
+    throw InputError(scan.at(1, 1), "empty BDD file: expected an info line like '# V0:16 H0:14'");
+  }
+  if (line.empty() || line[0] != '#') {
+    throw InputError(scan.at(1, 1), "expected an info line like '# V0:16 H0:14'");
+  }
+  const std::vector<Field> fields = split_fields(std::string_view(line).substr(1), 2);
+  if (fields.size() != r.arity()) {
+    const std::size_t column =
+        fields.size() > r.arity() ? fields[r.arity()].column : line.size() + 1;
+    throw InputError(scan.at(1, column), "info line names " + std::to_string(fields.size()) +
+                                             " domains but relation " + r.name() + " has " +
+                                             std::to_string(r.arity()) + " attributes");
+  }
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    const std::string_view f = fields[i].text;
+    const SourceLocation where = scan.at(1, fields[i].column);
+    const std::size_t colon = f.rfind(':');
+    std::uint64_t bits = 0;
+    if (colon == std::string_view::npos || !parse_number(f.substr(colon + 1), bits)) {
+      throw InputError(where, "info line column '" + std::string(f) + "' is not NAME:BITS");
+    }
+    const Attribute& a = r.attributes()[i];
+    const std::string& domain = r.space().domain(a.domain).name;
+    const std::string_view name = f.substr(0, colon);
+    const bool same_domain = name.size() >= domain.size() &&
+                             name.substr(0, domain.size()) == domain &&
+                             std::all_of(name.begin() + static_cast<std::ptrdiff_t>(domain.size()),
+                                         name.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (!same_domain) {
+      throw InputError(where, "domain '" + std::string(name) + "' is not of domain " + domain +
+                                  " (" + attribute_label(r, i) + ")");
+    }
+    const unsigned width = r.space().physical(a.physical).block.width();
+    if (bits != width) {
+      throw InputError(where, "domain " + std::string(name) + " has " + std::to_string(bits) +
+                                  " bits in the file but " + std::to_string(width) + " here (" +
+                                  attribute_label(r, i) + ")");
+    }
+  }
+}
+
+// Lines 2..arity+1: "# v v ...", attribute i's variables least significant bit
+// first. Returns file variable -> our variable.
+std::unordered_map<std::uint64_t, int> read_variable_lines(Scanner& scan, const Relation& r) {
+  std::unordered_map<std::uint64_t, int> ours;
+  std::unordered_map<std::uint64_t, std::uint64_t> listed_at;  // file variable -> line
+  std::string line;
+  for (std::size_t i = 0; i < r.arity(); ++i) {
+    const PhysicalDomain& p = r.space().physical(r.attributes()[i].physical);
+    const unsigned width = p.block.width();
+    std::uint64_t number = 0;
+    if (!scan.line(line, number)) {
+      throw InputError(scan.here(), "file ends before the variable line of " + p.name + " (" +
+                                        attribute_label(r, i) + ")");
+    }
+    if (line.empty() || line[0] != '#') {
+      throw InputError(scan.at(number, 1), "expected the variable line of " + p.name +
+                                               ", like '# 0 1 2' (least significant bit first)");
+    }
+    const std::vector<Field> fields = split_fields(std::string_view(line).substr(1), 2);
+    if (fields.size() != width) {
+      const std::size_t column = fields.size() > width ? fields[width].column : line.size() + 1;
+      throw InputError(scan.at(number, column),
+                       "variable line of " + p.name + " lists " + std::to_string(fields.size()) +
+                           " variables but " + p.name + " has " + std::to_string(width) + " bits");
+    }
+    for (unsigned bit = 0; bit < width; ++bit) {
+      const SourceLocation where = scan.at(number, fields[bit].column);
+      std::uint64_t var = 0;
+      if (!parse_number(fields[bit].text, var) || var > static_cast<std::uint64_t>(INT_MAX)) {
+        throw InputError(
+            where, "expected a BDD variable number, found '" + std::string(fields[bit].text) + "'");
+      }
+      if (const auto [it, fresh] = listed_at.emplace(var, number); !fresh) {
+        throw InputError(where, "variable " + std::to_string(var) + " is already listed on line " +
+                                    std::to_string(it->second));
+      }
+      ours[var] = p.block.vars[width - 1 - bit];  // our vars[0] is the most significant bit
+    }
+  }
+  return ours;
+}
+
+struct NumberAt {
+  std::uint64_t value;
+  std::uint64_t line;
+  std::uint64_t column;
+};
+
+// A number of the BDD body and where it stands; what() names it, only for messages.
+template <typename Describe>
+NumberAt body_number(Scanner& scan, std::string& text, Describe&& what) {
+  NumberAt n{0, 0, 0};
+  if (!scan.token(text, n.line, n.column)) {
+    throw InputError(scan.here(), "file ends before " + what());
+  }
+  if (!parse_number(text, n.value)) {
+    throw InputError(scan.at(n.line, n.column), "expected " + what() + ", found '" + text + "'");
+  }
+  return n;
+}
+
+bdd::Bdd read_body(Scanner& scan, const std::unordered_map<std::uint64_t, int>& ours) {
+  std::string text;
+  const auto named = [](const char* what) { return [what] { return std::string(what); }; };
+  const NumberAt count = body_number(scan, text, named("the BDD's node count"));
+  const NumberAt vars = body_number(scan, text, named("the BDD's variable count"));
+  bdd::Bdd result;
+  if (count.value == 0) {
+    if (vars.value != 0) {
+      throw InputError(scan.at(vars.line, vars.column),
+                       "a BDD without nodes is a constant, written '0 0 0' or '0 0 1'");
+    }
+    const NumberAt constant = body_number(scan, text, named("the constant (0 or 1)"));
+    if (constant.value > 1) {
+      throw InputError(scan.at(constant.line, constant.column),
+                       "a constant BDD is 0 or 1, found " + std::to_string(constant.value));
+    }
+    result = constant.value == 1 ? bdd::Bdd::one() : bdd::Bdd::zero();
+  } else {
+    // The writer's variable-to-level map: only the node lines matter here.
+    for (std::uint64_t v = 0; v < vars.value; ++v) {
+      body_number(scan, text, [&] {
+        return "the level of variable " + std::to_string(v) + " (of " + std::to_string(vars.value) +
+               ")";
+      });
+    }
+    std::unordered_map<std::uint64_t, bdd::Bdd> nodes;
+    nodes.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(count.value, 1 << 20)));
+    const bdd::Bdd zero = bdd::Bdd::zero();
+    const bdd::Bdd one = bdd::Bdd::one();
+    const auto child = [&](const NumberAt& ref, std::uint64_t parent) -> const bdd::Bdd* {
+      if (ref.value == 0) return &zero;
+      if (ref.value == 1) return &one;
+      const auto it = nodes.find(ref.value);
+      if (it == nodes.end()) {
+        throw InputError(scan.at(ref.line, ref.column),
+                         "node " + std::to_string(parent) + " refers to node " +
+                             std::to_string(ref.value) + ", which is not defined before it");
+      }
+      return &it->second;
+    };
+    for (std::uint64_t n = 0; n < count.value; ++n) {
+      const auto of_node = [&](const char* what) {
+        return [&, what] {
+          return std::string(what) + " of node " + std::to_string(n + 1) + " (of " +
+                 std::to_string(count.value) + ")";
+        };
+      };
+      const NumberAt id = body_number(scan, text, of_node("the id"));
+      if (id.value < 2) {
+        throw InputError(scan.at(id.line, id.column), "node id " + std::to_string(id.value) +
+                                                          " is a constant; node ids start at 2");
+      }
+      if (nodes.count(id.value) != 0) {
+        throw InputError(scan.at(id.line, id.column),
+                         "node " + std::to_string(id.value) + " is defined twice");
+      }
+      const NumberAt var = body_number(scan, text, of_node("the variable"));
+      const auto mapped = ours.find(var.value);
+      if (mapped == ours.end()) {
+        throw InputError(scan.at(var.line, var.column),
+                         "variable " + std::to_string(var.value) +
+                             " is not listed on the header's variable lines");
+      }
+      const NumberAt low = body_number(scan, text, of_node("the low child"));
+      const NumberAt high = body_number(scan, text, of_node("the high child"));
+      const bdd::Bdd* low_bdd = child(low, id.value);
+      const bdd::Bdd* high_bdd = child(high, id.value);
+      result = bdd::Bdd::ite(bdd::Bdd::variable(mapped->second), *high_bdd, *low_bdd);
+      nodes.emplace(id.value, result);  // the last node is the root
+    }
+  }
+  std::uint64_t line = 0, column = 0;
+  if (scan.token(text, line, column)) {
+    throw InputError(scan.at(line, column), "unexpected '" + text + "' after the end of the BDD");
+  }
+  return result;
+}
+
+}  // namespace
+
+void read_bdd_file(const std::filesystem::path& file, Relation& r) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError({file.string()}, "cannot open BDD file for relation " + r.name());
+  Scanner scan(in.rdbuf(), file.string());
+  check_info_line(scan, r);
+  const std::unordered_map<std::uint64_t, int> ours = read_variable_lines(scan, r);
+  bdd::Bdd value = read_body(scan, ours);
+  if (in.bad()) throw InputError(scan.here(), "read error");
+
+  bdd::Bdd universe = bdd::Bdd::one();
+  for (const Attribute& a : r.attributes()) universe &= r.space().valid_values(a.physical);
+  if (value.is_one()) {
+    value = universe;  // bddbddb's "every tuple"
+  } else {
+    for (std::size_t i = 0; i < r.arity(); ++i) {
+      const Attribute& a = r.attributes()[i];
+      if (!(value - r.space().valid_values(a.physical)).is_zero()) {
+        const LogicalDomain& d = r.space().domain(a.domain);
+        throw InputError({file.string()}, "the BDD holds values of " + attribute_label(r, i) +
+                                              " outside domain " + d.name + " (size " +
+                                              std::to_string(d.size) + ")");
+      }
+    }
+  }
+  r.set_bdd(std::move(value));
+}
+
+namespace {
+
+struct SavedNode {
+  int var;
+  int low;  // raw node ids
+  int high;
+};
+
+void append_number(std::string& out, std::uint64_t value) {
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+  out.append(digits, end);
+}
+
+}  // namespace
+
+void write_bdd_file(const std::filesystem::path& file, const Relation& r) {
+  const DomainSpace& space = r.space();
+  const int variable_count = space.manager().variable_count();
+  std::vector<char> in_relation(static_cast<std::size_t>(variable_count), 0);
+  for (int v : space.sorted_variables(r.physicals())) in_relation[static_cast<std::size_t>(v)] = 1;
+
+  // Nodes in post order, low child first (as BuDDy's bdd_save); ids from 2 in that order.
+  const int root = r.bdd().raw();
+  std::vector<SavedNode> saved;
+  std::unordered_map<int, std::uint64_t> id;
+  if (root != bdd::Bdd::kRawFalse && root != bdd::Bdd::kRawTrue) {
+    std::vector<std::pair<int, bool>> stack{{root, false}};
+    while (!stack.empty()) {
+      auto& [node, expanded] = stack.back();
+      if (node == bdd::Bdd::kRawFalse || node == bdd::Bdd::kRawTrue || id.count(node) != 0) {
+        stack.pop_back();
+      } else if (!expanded) {
+        expanded = true;
+        const int n = node;
+        stack.emplace_back(bdd::Bdd::raw_high(n), false);
+        stack.emplace_back(bdd::Bdd::raw_low(n), false);
+      } else {
+        const int var = bdd::Bdd::raw_var(node);
+        if (var < 0 || var >= variable_count || in_relation[static_cast<std::size_t>(var)] == 0) {
+          throw std::logic_error("relation " + r.name() + " depends on BDD variable " +
+                                 std::to_string(var) + ", which none of its attributes owns");
+        }
+        saved.push_back({var, bdd::Bdd::raw_low(node), bdd::Bdd::raw_high(node)});
+        id.emplace(node, saved.size() + 1);
+        stack.pop_back();
+      }
+    }
+  }
+  const auto ref = [&](int node) -> std::uint64_t {
+    return node == bdd::Bdd::kRawFalse ? 0 : node == bdd::Bdd::kRawTrue ? 1 : id.at(node);
+  };
+
+  AtomicOutputFile out(file);
+  std::ostream& os = out.stream();
+  std::string buffer = "#";
+  for (const Attribute& a : r.attributes()) {
+    const PhysicalDomain& p = space.physical(a.physical);
+    buffer += " " + p.name + ":" + std::to_string(p.block.width());
+  }
+  buffer += '\n';
+  for (const Attribute& a : r.attributes()) {
+    const auto& vars = space.physical(a.physical).block.vars;
+    buffer += '#';
+    for (auto it = vars.rbegin(); it != vars.rend(); ++it) {  // least significant bit first
+      buffer += ' ';
+      append_number(buffer, static_cast<std::uint64_t>(*it));
+    }
+    buffer += '\n';
+  }
+  if (saved.empty()) {
+    buffer += root == bdd::Bdd::kRawTrue ? "0 0 1\n" : "0 0 0\n";
+  } else {
+    append_number(buffer, saved.size());
+    buffer += ' ';
+    append_number(buffer, static_cast<std::uint64_t>(variable_count));
+    buffer += '\n';
+    for (int v = 0; v < variable_count; ++v) {  // variable v sits at level v
+      append_number(buffer, static_cast<std::uint64_t>(v));
+      buffer += ' ';
+    }
+    buffer += '\n';
+  }
+  for (std::size_t i = 0; i < saved.size(); ++i) {
+    append_number(buffer, i + 2);
+    buffer += ' ';
+    append_number(buffer, static_cast<std::uint64_t>(saved[i].var));
+    buffer += ' ';
+    append_number(buffer, ref(saved[i].low));
+    buffer += ' ';
+    append_number(buffer, ref(saved[i].high));
+    buffer += '\n';
+    if (buffer.size() >= (1 << 16)) {
+      os.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+      buffer.clear();
+    }
+  }
+  os.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+  out.commit();
+}
+
+}  // namespace refract::rel
