@@ -1,0 +1,77 @@
+// Runs a checked, stratified Datalog program on BDDs: loads inputs, evaluates
+// each stratum semi-naively to a fixpoint, and writes the flagged outputs.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "bdd/manager.hpp"
+#include "relations/relation.hpp"
+#include "solver/ast.hpp"
+#include "support/big_uint.hpp"
+
+namespace refract::solver {
+
+struct EngineOptions {
+  std::filesystem::path input_dir;       // where inputs and maps are read
+  std::filesystem::path output_dir;      // where outputs are written
+  std::optional<std::string> var_order;  // overrides .bddvarorder
+  bdd::ManagerSettings bdd;              // node table and cache (overrides applied by caller)
+  std::ostream* progress = nullptr;      // stratum/iteration/size/node lines; null = quiet
+  bool profile = false;                  // count each rule's result (costs a count per evaluation)
+};
+
+// Per-rule profile, reported by --stats.
+struct RuleProfile {
+  std::string rule_text;
+  SourceLocation where;
+  std::uint64_t evaluations = 0;
+  double seconds = 0;
+  BigUint result_tuples;  // tuples the rule produced in its last evaluation (with profile on)
+  std::uint64_t peak_nodes = 0;  // node table occupancy seen right after its evaluations
+};
+
+class Engine {
+ public:
+  Engine(const Program& program, EngineOptions options);
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // Loads inputs and evaluates every stratum. Throws InputError for bad inputs
+  // and EvaluationError (with the rule) when the node table is exhausted.
+  void run();
+  // Writes output/outputtuples relations (atomically, one file each).
+  void write_outputs();
+
+  BigUint relation_size(const std::string& relation) const;
+  // Every tuple of a relation, in BDD order; for tests and printtuples.
+  void for_each_tuple(const std::string& relation,
+                      const std::function<void(std::span<const std::uint64_t>)>& visit) const;
+  std::vector<std::vector<std::uint64_t>> tuples(const std::string& relation) const;
+
+  const std::vector<RuleProfile>& rule_profiles() const;
+  bdd::ManagerStats bdd_stats() const;
+  std::string var_order() const;  // the order actually used
+  // A relation by name, e.g. for TSV dumps; throws std::invalid_argument if unknown.
+  const rel::Relation& relation(const std::string& name) const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// A rule failed during evaluation (e.g. the node table ran out): names the rule.
+class EvaluationError : public InputError {
+ public:
+  using InputError::InputError;
+};
+
+}  // namespace refract::solver

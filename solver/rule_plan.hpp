@@ -1,0 +1,65 @@
+// A rule compiled to a sequence of BDD steps. How the plan is chosen:
+//  * Join order: positive atoms in the order written (as bddbddb does); each
+//    negated atom and comparison runs as soon as all its variables are bound.
+//  * Early quantification: a variable not in the head is quantified in the
+//    relational product of the last step that uses it; a variable used by one
+//    atom only is dropped before that atom is renamed.
+//  * Instances: each rule variable gets its own instance of its domain, chosen
+//    greedily by how many atom positions (head included) already hold it
+//    there, so that most atoms need no replace at all.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "bdd/bdd.hpp"
+#include "relations/domain_space.hpp"
+#include "relations/relation.hpp"
+#include "solver/ast.hpp"
+
+namespace refract::solver {
+
+// A body atom brought into the rule's variable space:
+// value = replace(exists drop. (relation & select), rename).
+struct AtomStep {
+  std::size_t relation = 0;  // index into the engine's relations
+  bool negated = false;
+  bdd::Bdd select;  // constants and repeated variables, on the relation's instances
+  bdd::Bdd drop;    // variable set quantified before renaming
+  std::shared_ptr<bdd::VarPermutation> rename;  // null when already in place
+  bdd::Bdd quantify_after;                      // rule variables that die at this step
+};
+
+// A comparison: acc & constraint, or acc - constraint for "!=".
+struct ConstraintStep {
+  bdd::Bdd constraint;
+  bool subtract = false;
+  bdd::Bdd quantify_after;
+};
+
+using PlanStep = std::variant<AtomStep, ConstraintStep>;
+
+struct RulePlan {
+  const Rule* rule = nullptr;
+  std::size_t head = 0;  // relation index
+  std::vector<PlanStep> steps;
+  std::shared_ptr<bdd::VarPermutation> head_rename;  // rule instances -> head instances
+  bdd::Bdd head_extra;                               // head constants, repeated head variables, '*'
+  std::vector<std::string> variable_instances;       // "x:V1" per variable, for --stats
+};
+
+struct PlannedRelation {
+  const RelationDecl* decl;
+  std::vector<rel::PhysicalId> instances;  // per attribute
+};
+
+// Throws InputError (at the rule) when the order lacks an instance the rule
+// needs or a quoted constant is not in its domain's map.
+RulePlan plan_rule(const Rule& rule, const std::vector<PlannedRelation>& relations,
+                   const rel::DomainSpace& space);
+
+}  // namespace refract::solver

@@ -1,0 +1,43 @@
+#include "solver/stats_report.hpp"
+
+#include <sstream>
+
+#include "support/json.hpp"
+
+namespace refract::solver {
+
+std::string stats_json(const Program& program, const Engine& engine, const PhaseTimes& times) {
+  std::ostringstream out;
+  const bdd::ManagerStats bdd = engine.bdd_stats();
+  out << "{\n  \"program\": " << json_string(program.file) << ",\n";
+  out << "  \"seconds\": " << times.total << ",\n";
+  out << "  \"phases\": {\"parse\": " << times.parse << ", \"solve\": " << times.solve
+      << ", \"write\": " << times.write << "},\n";
+  out << "  \"order\": " << json_string(engine.var_order()) << ",\n";
+  out << "  \"bdd\": {\"variables\": " << bdd.variables
+      << ", \"node_table_size\": " << bdd.node_table_size << ", \"used_nodes\": " << bdd.used_nodes
+      << ", \"peak_used_nodes\": " << bdd.peak_used_nodes
+      << ", \"peak_live_nodes\": " << bdd.peak_live_nodes
+      << ", \"garbage_collections\": " << bdd.garbage_collections
+      << ", \"gc_seconds\": " << bdd.gc_seconds << ", \"operations\": " << bdd.operations << "},\n";
+  out << "  \"relations\": {";
+  for (std::size_t i = 0; i < program.relations.size(); ++i) {
+    const std::string& name = program.relations[i].name;
+    out << (i == 0 ? "\n" : ",\n") << "    " << json_string(name) << ": "
+        << json_string(engine.relation_size(name).to_string());
+  }
+  out << "\n  },\n  \"rules\": [";
+  const auto& profiles = engine.rule_profiles();
+  for (std::size_t i = 0; i < profiles.size(); ++i) {
+    const RuleProfile& p = profiles[i];
+    out << (i == 0 ? "\n" : ",\n") << "    {\"rule\": " << json_string(p.rule_text)
+        << ", \"location\": " << json_string(p.where.to_string())
+        << ", \"evaluations\": " << p.evaluations << ", \"seconds\": " << p.seconds
+        << ", \"result_tuples\": " << json_string(p.result_tuples.to_string())
+        << ", \"peak_nodes\": " << p.peak_nodes << "}";
+  }
+  out << "\n  ]\n}\n";
+  return out.str();
+}
+
+}  // namespace refract::solver
