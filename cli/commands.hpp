@@ -1,0 +1,14 @@
+// The subcommands of the refract executable. Each returns the process exit
+// code: 0 success, 1 bad input, 2 bad usage, 3 internal or resource error.
+#pragma once
+
+namespace refract::cli {
+
+constexpr int kExitOk = 0;
+constexpr int kExitBadInput = 1;
+constexpr int kExitUsage = 2;
+constexpr int kExitInternal = 3;
+
+int solve_command(int argc, char** argv);
+
+}  // namespace refract::cli

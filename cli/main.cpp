@@ -1,0 +1,33 @@
+// refract: static analysis of Java reflection on BDDs. Dispatches subcommands.
+#include <cstring>
+#include <iostream>
+#include <string>
+
+#include "cli/commands.hpp"
+
+namespace {
+
+void print_usage(std::ostream& out) {
+  out << "usage: refract <command> [options]\n\n"
+         "commands:\n"
+         "  solve    evaluate a bddbddb-style Datalog program on BDDs\n\n"
+         "Run 'refract <command> --help' for the options of a command.\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    print_usage(std::cerr);
+    return refract::cli::kExitUsage;
+  }
+  const std::string command = argv[1];
+  if (command == "--help" || command == "-h" || command == "help") {
+    print_usage(std::cout);
+    return refract::cli::kExitOk;
+  }
+  if (command == "solve") return refract::cli::solve_command(argc - 1, argv + 1);
+  std::cerr << "refract: unknown command '" << command << "'\n";
+  print_usage(std::cerr);
+  return refract::cli::kExitUsage;
+}

@@ -1,0 +1,205 @@
+// refract solve: bddbddb-compatible Datalog on BDDs.
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <string>
+
+#include "bdd/manager.hpp"
+#include "cli/commands.hpp"
+#include "solver/checker.hpp"
+#include "solver/engine.hpp"
+#include "solver/parser.hpp"
+#include "solver/stats_report.hpp"
+#include "support/atomic_file.hpp"
+#include "support/error.hpp"
+
+namespace refract::cli {
+
+namespace po = boost::program_options;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+struct SolveArguments {
+  std::string program;
+  std::optional<std::string> input_dir, output_dir, order, stats;
+  std::optional<std::uint64_t> nodes, cache, max_nodes;
+  bool quiet = false;
+};
+
+po::options_description solve_options() {
+  po::options_description options("refract solve PROGRAM.datalog [options]");
+  options.add_options()("help,h", "show this help")(
+      "input-dir", po::value<std::string>(),
+      "where inputs (.tuples, .bdd) and maps are read (default: .basedir, else the program's "
+      "directory)")("output-dir", po::value<std::string>(),
+                    "where outputs are written (default: the input directory)")(
+      "order", po::value<std::string>(),
+      "BDD variable order in bddbddb syntax, e.g. V0xV1_H0_F0 (overrides .bddvarorder)")(
+      "nodes", po::value<std::string>(),
+      "initial BDD node table size (overrides .bddnodes; default 1000000)")(
+      "cache", po::value<std::string>(),
+      "BDD operator cache size (overrides .bddcache; default 200000)")(
+      "max-nodes", po::value<std::string>(),
+      "hard limit on the node table; exceeding it is an error naming the rule (default: none)")(
+      "stats", po::value<std::string>(),
+      "write a JSON report (phases, BDD nodes, sizes, per-rule profile) to FILE, or - for stdout")(
+      "quiet,q", "no progress on stderr");
+  return options;
+}
+
+std::uint64_t parse_count(const std::string& option, const std::string& text) {
+  std::uint64_t value = 0;
+  std::size_t used = 0;
+  try {
+    if (!text.empty() && text[0] != '-') value = std::stoull(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || value == 0) {
+    throw po::error("invalid value '" + text + "' for --" + option +
+                    ": expected a positive integer");
+  }
+  return value;
+}
+
+SolveArguments parse_arguments(int argc, char** argv, bool& help) {
+  po::options_description visible = solve_options();
+  po::options_description all = visible;
+  all.add_options()("program", po::value<std::string>());
+  po::positional_options_description positional;
+  positional.add("program", 1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
+  po::notify(vm);
+  help = vm.count("help") != 0;
+  if (help) {
+    std::cout << visible << "\nAfter solving, prints NAME<TAB>COUNT for each printsize relation.\n";
+    return {};
+  }
+  SolveArguments args;
+  if (!vm.count("program")) throw po::error("missing PROGRAM.datalog");
+  args.program = vm["program"].as<std::string>();
+  auto text = [&](const char* name) -> std::optional<std::string> {
+    if (!vm.count(name)) return std::nullopt;
+    return vm[name].as<std::string>();
+  };
+  args.input_dir = text("input-dir");
+  args.output_dir = text("output-dir");
+  args.order = text("order");
+  args.stats = text("stats");
+  if (auto v = text("nodes")) args.nodes = parse_count("nodes", *v);
+  if (auto v = text("cache")) args.cache = parse_count("cache", *v);
+  if (auto v = text("max-nodes")) args.max_nodes = parse_count("max-nodes", *v);
+  args.quiet = vm.count("quiet") != 0;
+  return args;
+}
+
+void print_tuples(const solver::Engine& engine, const std::string& name) {
+  const rel::Relation& r = engine.relation(name);
+  r.for_each_tuple([&](std::span<const std::uint64_t> tuple) {
+    std::cout << name << '(';
+    for (std::size_t i = 0; i < tuple.size(); ++i) {
+      const auto& map = r.space().domain(r.attributes()[i].domain).map;
+      std::cout << (i > 0 ? ", " : "") << (map ? map->label(tuple[i]) : std::to_string(tuple[i]));
+    }
+    std::cout << ")\n";
+  });
+}
+
+int run_solve(const SolveArguments& args) {
+  const auto start = Clock::now();
+  solver::PhaseTimes times;
+  solver::Program program = solver::parse_program_file(args.program);
+  solver::check_program(program);
+  for (const std::string& warning : program.warnings) std::cerr << warning << '\n';
+  times.parse = since(start);
+
+  const std::filesystem::path program_dir = std::filesystem::path(args.program).parent_path();
+  solver::EngineOptions options;
+  options.input_dir = args.input_dir     ? std::filesystem::path(*args.input_dir)
+                      : program.base_dir ? std::filesystem::path(*program.base_dir)
+                                         : program_dir;
+  if (options.input_dir.empty()) options.input_dir = ".";
+  options.output_dir =
+      args.output_dir ? std::filesystem::path(*args.output_dir) : options.input_dir;
+  if (!std::filesystem::is_directory(options.input_dir)) {
+    throw InputError({options.input_dir.string()}, "input directory does not exist");
+  }
+  if (!std::filesystem::is_directory(options.output_dir)) {
+    throw InputError({options.output_dir.string()}, "output directory does not exist");
+  }
+  options.var_order = args.order;
+  if (auto n = args.nodes.has_value() ? args.nodes : program.bdd_nodes)
+    options.bdd.initial_nodes = *n;
+  if (auto c = args.cache.has_value() ? args.cache : program.bdd_cache) options.bdd.cache_size = *c;
+  if (args.max_nodes) options.bdd.max_nodes = *args.max_nodes;
+  options.progress = args.quiet ? nullptr : &std::cerr;
+  options.profile = args.stats.has_value();
+
+  const auto solve_start = Clock::now();
+  solver::Engine engine(program, options);
+  engine.run();
+  times.solve = since(solve_start);
+  const auto write_start = Clock::now();
+  engine.write_outputs();
+  times.write = since(write_start);
+  times.total = since(start);
+
+  for (const solver::RelationDecl& r : program.relations) {
+    if (r.has(solver::RelationFlag::kPrintSize)) {
+      std::cout << r.name << '\t' << engine.relation_size(r.name).to_string() << '\n';
+    }
+  }
+  for (const solver::RelationDecl& r : program.relations) {
+    if (r.has(solver::RelationFlag::kPrintTuples)) print_tuples(engine, r.name);
+  }
+  if (args.stats) {
+    const std::string report = solver::stats_json(program, engine, times);
+    if (*args.stats == "-") {
+      std::cout << report;
+    } else {
+      AtomicOutputFile out(*args.stats);
+      out.stream() << report;
+      out.commit();
+    }
+  }
+  if (!args.quiet) std::cerr << "[done] " << times.total << " s\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+int solve_command(int argc, char** argv) {
+  SolveArguments args;
+  try {
+    bool help = false;
+    args = parse_arguments(argc, argv, help);
+    if (help) return kExitOk;
+  } catch (const po::error& e) {
+    std::cerr << "refract solve: " << e.what() << "\n"
+              << "run 'refract solve --help' for usage\n";
+    return kExitUsage;
+  }
+  try {
+    return run_solve(args);
+  } catch (const InputError& e) {
+    std::cerr << e.what() << '\n';
+    return kExitBadInput;
+  } catch (const bdd::BddError& e) {
+    std::cerr << "refract solve: " << e.what() << '\n';
+    return kExitInternal;
+  } catch (const std::exception& e) {
+    std::cerr << "refract solve: internal error: " << e.what() << '\n';
+    return kExitInternal;
+  }
+}
+
+}  // namespace refract::cli
