@@ -133,8 +133,10 @@ int run_solve(const SolveArguments& args) {
   if (!std::filesystem::is_directory(options.input_dir)) {
     throw InputError({options.input_dir.string()}, "input directory does not exist");
   }
-  if (!std::filesystem::is_directory(options.output_dir)) {
-    throw InputError({options.output_dir.string()}, "output directory does not exist");
+  // A missing output directory is created once solving succeeded; a file in its way is an error.
+  if (std::filesystem::exists(options.output_dir) &&
+      !std::filesystem::is_directory(options.output_dir)) {
+    throw InputError({options.output_dir.string()}, "output path exists and is not a directory");
   }
   options.var_order = args.order;
   if (auto n = args.nodes.has_value() ? args.nodes : program.bdd_nodes)
@@ -149,6 +151,7 @@ int run_solve(const SolveArguments& args) {
   engine.run();
   times.solve = since(solve_start);
   const auto write_start = Clock::now();
+  std::filesystem::create_directories(options.output_dir);
   engine.write_outputs();
   times.write = since(write_start);
   times.total = since(start);
