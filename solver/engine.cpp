@@ -52,6 +52,7 @@ struct Engine::State {
   Bdd prepare_atom(const AtomStep& step, const Bdd& contents) const;
   Bdd evaluate_rule(RulePlan& plan, const std::vector<Bdd>& atom_values);
   Bdd run_rule(std::size_t rule, const std::vector<Bdd>& atom_values);
+  EvaluationError rule_exhausted(std::size_t rule, const bdd::NodeTableExhausted& e) const;
 };
 
 void Engine::State::build_domains() {
@@ -86,7 +87,11 @@ void Engine::State::choose_order() {
   try {
     order = bdd::parse_var_order(text, space->instance_names());
   } catch (const bdd::VarOrderError& e) {
-    if (where.file == "--order") where.column = e.column();
+    if (where.file == "--order") {
+      where.column = e.column();
+    } else if (where.column > 0) {
+      where.column += e.column() - 1;  // the directive's order text is one run of the line
+    }
     throw InputError(where, std::string(e.what()) + " (at column " + std::to_string(e.column()) +
                                 " of \"" + text + "\")");
   }
@@ -134,12 +139,23 @@ void Engine::State::load_inputs() {
   for (rel::Relation& r : relations) {
     const RelationDecl& decl = *shapes[relation_index.at(r.name())].decl;
     const auto start = Clock::now();
-    if (decl.has(RelationFlag::kInputTuples)) {
-      rel::read_tuples(options.input_dir / (r.name() + ".tuples"), r);
-    } else if (decl.has(RelationFlag::kInput)) {
-      rel::read_bdd_file(options.input_dir / (r.name() + ".bdd"), r);
-    } else {
-      continue;
+    std::filesystem::path file;
+    try {
+      if (decl.has(RelationFlag::kInputTuples)) {
+        file = options.input_dir / (r.name() + ".tuples");
+        rel::read_tuples(file, r);
+      } else if (decl.has(RelationFlag::kInput)) {
+        file = options.input_dir / (r.name() + ".bdd");
+        rel::read_bdd_file(file, r);
+      } else {
+        continue;
+      }
+    } catch (const bdd::NodeTableExhausted& e) {
+      throw EvaluationError({file.string()}, "BDD node table exhausted at " +
+                                                 std::to_string(e.node_table_size()) +
+                                                 " nodes while loading relation " + r.name() +
+                                                 " (raise --nodes/--max-nodes or try another "
+                                                 "--order)");
     }
     if (progress()) {
       *progress() << "[load] " << r.name() << ": " << r.size().to_string() << " tuples, "
@@ -185,6 +201,14 @@ Bdd Engine::State::evaluate_rule(RulePlan& plan, const std::vector<Bdd>& atom_va
   return acc & plan.head_extra;
 }
 
+EvaluationError Engine::State::rule_exhausted(std::size_t rule,
+                                              const bdd::NodeTableExhausted& e) const {
+  return EvaluationError(program.rules[rule].where,
+                         "BDD node table exhausted at " + std::to_string(e.node_table_size()) +
+                             " nodes while evaluating rule: " + program.rules[rule].text +
+                             " (raise --nodes/--max-nodes or try another --order)");
+}
+
 Bdd Engine::State::run_rule(std::size_t rule, const std::vector<Bdd>& atom_values) {
   RuleProfile& profile = profiles[rule];
   const auto start = Clock::now();
@@ -192,10 +216,7 @@ Bdd Engine::State::run_rule(std::size_t rule, const std::vector<Bdd>& atom_value
   try {
     result = evaluate_rule(plans[rule], atom_values);
   } catch (const bdd::NodeTableExhausted& e) {
-    throw EvaluationError(program.rules[rule].where,
-                          "BDD node table exhausted at " + std::to_string(e.node_table_size()) +
-                              " nodes while evaluating rule: " + program.rules[rule].text +
-                              " (raise --nodes/--max-nodes or try another --order)");
+    throw rule_exhausted(rule, e);
   }
   profile.seconds += seconds_since(start);
   ++profile.evaluations;
@@ -221,15 +242,21 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
   for (const std::string& name : stratum.relations) label += (label.empty() ? "" : ", ") + name;
 
   // Atoms over relations of earlier strata are final: prepare them once.
+  // Preparing a rule's atoms (select, project, rename) is that rule's work:
+  // running out of nodes there names the rule, as in run_rule.
   std::map<std::size_t, std::vector<Bdd>> fixed;
   for (std::size_t rule : stratum.rules) {
     std::vector<Bdd>& values = fixed[rule];
     values.resize(plans[rule].steps.size());
-    for (std::size_t s = 0; s < plans[rule].steps.size(); ++s) {
-      const AtomStep* atom = std::get_if<AtomStep>(&plans[rule].steps[s]);
-      if (atom != nullptr && members.count(atom->relation) == 0) {
-        values[s] = prepare_atom(*atom, relations[atom->relation].bdd());
+    try {
+      for (std::size_t s = 0; s < plans[rule].steps.size(); ++s) {
+        const AtomStep* atom = std::get_if<AtomStep>(&plans[rule].steps[s]);
+        if (atom != nullptr && members.count(atom->relation) == 0) {
+          values[s] = prepare_atom(*atom, relations[atom->relation].bdd());
+        }
       }
+    } catch (const bdd::NodeTableExhausted& e) {
+      throw rule_exhausted(rule, e);
     }
   }
   auto prepare_members = [&](std::size_t rule, std::vector<Bdd> values,
@@ -249,18 +276,31 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
   std::map<std::size_t, Bdd> produced;
   for (std::size_t rule : stratum.rules) {
     const std::size_t head = plans[rule].head;
-    produced[head] |= run_rule(rule, prepare_members(rule, fixed[rule], full));
+    try {
+      produced[head] |= run_rule(rule, prepare_members(rule, fixed[rule], full));
+    } catch (const bdd::NodeTableExhausted& e) {
+      throw rule_exhausted(rule, e);
+    }
   }
   std::size_t iteration = 1;
   auto absorb = [&]() {
     bool changed = false;
     std::string sizes;
     for (std::size_t r : members) {
-      Bdd fresh = produced[r] - full[r];
-      if (!fresh.is_zero()) {
-        full[r] = full[r] | fresh;
-        relations[r].set_bdd(full[r]);
-        changed = true;
+      Bdd fresh;
+      try {
+        fresh = produced[r] - full[r];
+        if (!fresh.is_zero()) {
+          full[r] = full[r] | fresh;
+          relations[r].set_bdd(full[r]);
+          changed = true;
+        }
+      } catch (const bdd::NodeTableExhausted& e) {
+        throw EvaluationError(shapes[r].decl->where,
+                              "BDD node table exhausted at " + std::to_string(e.node_table_size()) +
+                                  " nodes while adding new tuples to relation " +
+                                  relations[r].name() +
+                                  " (raise --nodes/--max-nodes or try another --order)");
       }
       if (progress()) {
         rel::Relation d(*space, "", relations[r].attributes());
@@ -291,10 +331,14 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
         const AtomStep* atom = std::get_if<AtomStep>(&plan.steps[s]);
         if (atom == nullptr || atom->negated || members.count(atom->relation) == 0) continue;
         if (delta[atom->relation].is_zero()) continue;
-        if (values.empty()) values = prepare_members(rule, fixed[rule], full);
-        std::vector<Bdd> variant = values;
-        variant[s] = prepare_atom(*atom, delta[atom->relation]);
-        produced[plan.head] |= run_rule(rule, variant);
+        try {
+          if (values.empty()) values = prepare_members(rule, fixed[rule], full);
+          std::vector<Bdd> variant = values;
+          variant[s] = prepare_atom(*atom, delta[atom->relation]);
+          produced[plan.head] |= run_rule(rule, variant);
+        } catch (const bdd::NodeTableExhausted& e) {
+          throw rule_exhausted(rule, e);
+        }
       }
     }
     if (!absorb()) break;

@@ -58,7 +58,9 @@ std::map<std::string, std::string> variable_domains(const Program& program, cons
 
 InstanceLayout lay_out_instances(const Program& program) {
   InstanceLayout layout;
-  for (const DomainDecl& d : program.domains) layout.instances_needed[d.name] = 1;
+  // 0 until an attribute needs one, so that need() records what needs each
+  // instance; default_var_order still gives every domain at least one.
+  for (const DomainDecl& d : program.domains) layout.instances_needed[d.name] = 0;
   for (const RelationDecl& relation : program.relations) {
     std::map<std::string, std::set<unsigned>> taken;
     for (const AttributeDecl& a : relation.attributes) {

@@ -1,0 +1,116 @@
+// Runs the refract executable (REFRACT_BINARY) as a child process and captures
+// its exit code, stdout and stderr; plus a fresh temporary directory per test.
+#pragma once
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace refract::test {
+
+struct RunResult {
+  int exit_code = -1;  // -1 when the child did not exit normally (signal)
+  std::string out;
+  std::string err;
+};
+
+inline std::string read_file(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+inline void write_file(const std::filesystem::path& file, const std::string& text) {
+  std::filesystem::create_directories(file.parent_path());
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + file.string());
+}
+
+// Runs `refract ARGS...` in `working_dir`. Output goes through files rather
+// than pipes, so a chatty child can never block on a full pipe.
+inline RunResult run_refract(const std::vector<std::string>& args,
+                             const std::filesystem::path& working_dir) {
+  const std::filesystem::path out_file = working_dir / ".refract_test_stdout";
+  const std::filesystem::path err_file = working_dir / ".refract_test_stderr";
+  std::vector<std::string> argv_text{REFRACT_BINARY};
+  argv_text.insert(argv_text.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& a : argv_text) argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  const pid_t child = fork();
+  if (child < 0) throw std::runtime_error("fork failed");
+  if (child == 0) {
+    const int out = open(out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int err = open(err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (out < 0 || err < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0 ||
+        chdir(working_dir.c_str()) != 0) {
+      _exit(126);
+    }
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0) {
+    if (errno != EINTR) throw std::runtime_error("waitpid failed");
+  }
+  RunResult result;
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.out = read_file(out_file);
+  result.err = read_file(err_file);
+  std::filesystem::remove(out_file);
+  std::filesystem::remove(err_file);
+  return result;
+}
+
+// A fresh, empty directory named after the running test; removed afterwards.
+class TempDir {
+ public:
+  TempDir() {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    path_ = std::filesystem::temp_directory_path() /
+            ("refract_cli_" + std::string(info->test_suite_name()) + "_" + info->name() + "_" +
+             std::to_string(std::random_device{}()));
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// Every regular file under `dir`, as sorted paths relative to it.
+inline std::vector<std::string> files_under(const std::filesystem::path& dir) {
+  std::vector<std::string> files;
+  if (!std::filesystem::exists(dir)) return files;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+    if (entry.is_regular_file())
+      files.push_back(std::filesystem::relative(entry.path(), dir).string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace refract::test

@@ -1,0 +1,217 @@
+// `refract solve` end to end on good input: the printsize output and the
+// written .tuples of the bundled points-to example against hand-checked golden
+// files, the input/output directory defaults, --stats and printtuples.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/run_refract.hpp"
+
+namespace refract::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kExample = fs::path(REFRACT_SOURCE_DIR) / "examples" / "pointsto";
+const fs::path kGolden = fs::path(REFRACT_TEST_DATA) / "cli" / "pointsto_golden";
+
+struct TuplesText {
+  std::string header;
+  std::vector<std::string> lines;  // sorted
+};
+
+// A .tuples file as its header and its sorted tuple lines; comment lines after
+// the header (the golden files explain each tuple in one) are skipped.
+TuplesText parse_tuples_text(const std::string& text) {
+  TuplesText out;
+  std::istringstream in(text);
+  std::string line;
+  std::getline(in, out.header);
+  while (std::getline(in, line)) {
+    if (!line.empty() && line[0] != '#') out.lines.push_back(line);
+  }
+  std::sort(out.lines.begin(), out.lines.end());
+  return out;
+}
+
+void expect_matches_golden(const fs::path& written, const std::string& relation) {
+  SCOPED_TRACE(relation);
+  const std::string text = read_file(written);
+  ASSERT_FALSE(text.empty()) << written;
+  EXPECT_EQ(text.back(), '\n');
+  const TuplesText actual = parse_tuples_text(text);
+  const TuplesText golden = parse_tuples_text(read_file(kGolden / (relation + ".tuples")));
+  ASSERT_FALSE(golden.lines.empty());
+  EXPECT_EQ(actual.header, golden.header);
+  EXPECT_EQ(actual.lines, golden.lines);
+  // The writer emits no comments: every line but the header is a tuple.
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'),
+            static_cast<std::ptrdiff_t>(actual.lines.size() + 1));
+}
+
+// A copy of the example's directory, so tests may write next to its inputs.
+void copy_example(const fs::path& to) {
+  fs::create_directories(to);
+  for (const auto& entry : fs::directory_iterator(kExample)) {
+    fs::copy_file(entry.path(), to / entry.path().filename());
+  }
+}
+
+const std::string kPrintSizes = "reach\t19\nIE\t28\nvP\t64\nhP\t11\n";
+const std::vector<std::string> kOutputs{"IE.tuples", "hP.tuples", "reach.tuples", "vP.tuples"};
+
+TEST(SolveGoldenTest, PointsToExamplePrintsItsSizesAndWritesTheGoldenTuples) {
+  TempDir dir;
+  const fs::path out = dir / "out";
+  const RunResult run = run_refract(
+      {"solve", (kExample / "pointsto.datalog").string(), "--quiet", "--output-dir", out.string()},
+      dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out, kPrintSizes);
+  EXPECT_EQ(run.err, "");  // --quiet, and the example has no warnings
+  EXPECT_EQ(files_under(out), kOutputs);
+  for (const std::string relation : {"reach", "IE", "vP", "hP"}) {
+    expect_matches_golden(out / (relation + ".tuples"), relation);
+  }
+}
+
+TEST(SolveGoldenTest, GoldenTuplesAreValidInputForRefract) {
+  // Reads the golden vP and hP back as inputs and counts them: the golden
+  // files are real .tuples files, not only text for comparison.
+  TempDir dir;
+  copy_example(dir / "in");
+  fs::copy_file(kGolden / "vP.tuples", dir / "in" / "goldvP.tuples");
+  fs::copy_file(kGolden / "hP.tuples", dir / "in" / "goldhP.tuples");
+  write_file(dir / "in" / "count.datalog",
+             "V 54\nH 10\nF 7\n"
+             ".bddvarorder F0_V0_H0xH1\n"
+             "goldvP (v : V, h : H) inputtuples printsize\n"
+             "goldhP (b : H, f : F, t : H) inputtuples printsize\n");
+  const RunResult run =
+      run_refract({"solve", (dir / "in" / "count.datalog").string(), "--quiet"}, dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out, "goldvP\t64\ngoldhP\t11\n");
+}
+
+TEST(SolveGoldenTest, OutputDirectoryDefaultsToTheInputDirectory) {
+  TempDir dir;
+  copy_example(dir / "example");
+  const std::vector<std::string> before = files_under(dir / "example");
+  // Run from elsewhere with a relative program path: inputs come from the
+  // program's directory, and outputs go there too.
+  const RunResult run = run_refract({"solve", "example/pointsto.datalog", "--quiet"}, dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out, kPrintSizes);
+  std::vector<std::string> expected = before;
+  expected.insert(expected.end(), kOutputs.begin(), kOutputs.end());
+  std::sort(expected.begin(), expected.end());
+  std::vector<std::string> after = files_under(dir.path());
+  std::vector<std::string> in_example;
+  for (const std::string& f : after) {
+    EXPECT_EQ(f.rfind("example/", 0), 0U) << "written outside the input directory: " << f;
+    in_example.push_back(f.substr(std::string("example/").size()));
+  }
+  EXPECT_EQ(in_example, expected);
+  expect_matches_golden(dir / "example" / "vP.tuples", "vP");
+}
+
+TEST(SolveGoldenTest, InputDirectoryOverridesTheProgramDirectory) {
+  TempDir dir;
+  // The program alone in one directory, its facts and maps in another.
+  copy_example(dir / "facts");
+  fs::create_directories(dir / "program");
+  fs::rename(dir / "facts" / "pointsto.datalog", dir / "program" / "pointsto.datalog");
+  const std::vector<std::string> facts = files_under(dir / "facts");
+
+  // Without --input-dir the facts are looked for next to the program.
+  const RunResult missing = run_refract(
+      {"solve", (dir / "program" / "pointsto.datalog").string(), "--quiet"}, dir.path());
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_EQ(missing.err.rfind((dir / "program").string(), 0), 0U) << missing.err;
+
+  const RunResult run = run_refract({"solve", (dir / "program" / "pointsto.datalog").string(),
+                                     "--quiet", "--input-dir", (dir / "facts").string()},
+                                    dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out, kPrintSizes);
+  // Outputs default to the input directory, not the program's.
+  EXPECT_EQ(files_under(dir / "program"), std::vector<std::string>{"pointsto.datalog"});
+  std::vector<std::string> expected = facts;
+  expected.insert(expected.end(), kOutputs.begin(), kOutputs.end());
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(files_under(dir / "facts"), expected);
+  expect_matches_golden(dir / "facts" / "hP.tuples", "hP");
+}
+
+TEST(SolveGoldenTest, StatsToStdoutIsJsonWithRulesAndPeakNodes) {
+  TempDir dir;
+  const RunResult run = run_refract({"solve", (kExample / "pointsto.datalog").string(), "--quiet",
+                                     "--output-dir", (dir / "out").string(), "--stats", "-"},
+                                    dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  // The printsize lines come first, then the report.
+  ASSERT_EQ(run.out.substr(0, kPrintSizes.size()), kPrintSizes);
+  const std::string json = run.out.substr(kPrintSizes.size());
+  ASSERT_FALSE(json.empty());
+  EXPECT_EQ(json.front(), '{');
+  EXPECT_EQ(json.substr(json.find_last_not_of(" \n"), 1), "}");
+  EXPECT_NE(json.find("\"rules\""), std::string::npos);
+  EXPECT_NE(json.find("\"peak_used_nodes\""), std::string::npos);
+  // One entry per rule of the program, each with its text and location.
+  EXPECT_NE(json.find("reach(m) :- entry(m)."), std::string::npos);
+  EXPECT_NE(json.find("pointsto.datalog:93:1"), std::string::npos) << json;
+}
+
+TEST(SolveGoldenTest, StatsToAFileIsWrittenThere) {
+  TempDir dir;
+  const RunResult run =
+      run_refract({"solve", (kExample / "pointsto.datalog").string(), "--quiet", "--output-dir",
+                   (dir / "out").string(), "--stats", (dir / "stats.json").string()},
+                  dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out, kPrintSizes);
+  const std::string json = read_file(dir / "stats.json");
+  EXPECT_NE(json.find("\"peak_used_nodes\""), std::string::npos);
+  EXPECT_FALSE(fs::exists(dir / "stats.json.tmp-refract"));
+}
+
+TEST(SolveGoldenTest, PrintTuplesUsesMapLabelsAndNumbersWhereTheMapEnds) {
+  TempDir dir;
+  // N has 4 elements but its map names only 3: element 3 prints as a number.
+  write_file(dir / "N.map", "alice\nbob\ncarol\n");
+  write_file(dir / "knows.tuples", "# N0:2 N1:2 Z0:1\n0 1 0\n1 3 1\n2 0 1\n");
+  write_file(dir / "p.datalog",
+             "N 4 N.map\nZ 2\n"
+             "knows (a : N, b : N, z : Z) inputtuples\n"
+             "likes (a : N, b : N, z : Z) printtuples printsize\n"
+             "likes(a, b, z) :- knows(a, b, z).\n");
+  const RunResult run = run_refract({"solve", (dir / "p.datalog").string(), "--quiet"}, dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  // printsize lines first, then the tuples of each printtuples relation.
+  const std::string sizes = "likes\t3\n";
+  ASSERT_EQ(run.out.substr(0, sizes.size()), sizes);
+  std::vector<std::string> lines;
+  std::istringstream in(run.out.substr(sizes.size()));
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  std::sort(lines.begin(), lines.end());
+  EXPECT_EQ(lines, (std::vector<std::string>{"likes(alice, bob, 0)", "likes(bob, 3, 1)",
+                                             "likes(carol, alice, 1)"}));
+}
+
+TEST(SolveGoldenTest, ProgressGoesToStderrUnlessQuiet) {
+  TempDir dir;
+  const RunResult run = run_refract(
+      {"solve", (kExample / "pointsto.datalog").string(), "--output-dir", (dir / "out").string()},
+      dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out, kPrintSizes);
+  EXPECT_NE(run.err.find("stratum"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("nodes"), std::string::npos) << run.err;
+}
+
+}  // namespace
+}  // namespace refract::test
