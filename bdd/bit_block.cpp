@@ -5,12 +5,6 @@
 
 namespace refract::bdd {
 
-unsigned bits_for_size(std::uint64_t size) {
-  unsigned bits = 1;
-  while (bits < 64 && (std::uint64_t{1} << bits) < size) ++bits;
-  return bits;
-}
-
 Bdd BitBlock::variable_set() const {
   return Bdd::variable_set(vars);
 }

@@ -6,11 +6,11 @@
 #include <vector>
 
 #include "bdd/bdd.hpp"
+#include "support/bit_width.hpp"
 
 namespace refract::bdd {
 
-// Bits needed to number `size` elements: ceil(log2(size)), at least 1.
-unsigned bits_for_size(std::uint64_t size);
+using refract::bits_for_size;
 
 struct BitBlock {
   std::vector<int> vars;  // vars[0] is the most significant bit
