@@ -507,6 +507,8 @@ class Parser {
     return expect(index, allowed, where, describe());
   }
 
+  // Errors point at the offending index: the tag byte is at c.offset, the first index follows
+  // it (after the kind byte for a MethodHandle), the second index two bytes later.
   void validate_constant_pool(std::uint64_t flags_at) {
     const auto& entries = pool().entries();
     for (std::uint32_t i = 1; i < entries.size(); ++i) {
@@ -519,7 +521,7 @@ class Parser {
         case ConstantTag::kClass:
         case ConstantTag::kString:
         case ConstantTag::kMethodType:
-          require(c.first, {ConstantTag::kUtf8}, c.offset, label);
+          require(c.first, {ConstantTag::kUtf8}, c.offset + 1, label);
           break;
         case ConstantTag::kModule:
         case ConstantTag::kPackage:
@@ -530,24 +532,25 @@ class Parser {
                                        "(access_flags at offset " +
                                        std::to_string(flags_at) + " lack ACC_MODULE)");
           }
-          require(c.first, {ConstantTag::kUtf8}, c.offset, label);
+          require(c.first, {ConstantTag::kUtf8}, c.offset + 1, label);
           break;
         case ConstantTag::kFieldref:
         case ConstantTag::kMethodref:
         case ConstantTag::kInterfaceMethodref:
-          require(c.first, {ConstantTag::kClass}, c.offset,
+          require(c.first, {ConstantTag::kClass}, c.offset + 1,
                   [&] { return label() + " class_index"; });
-          require(c.second, {ConstantTag::kNameAndType}, c.offset,
+          require(c.second, {ConstantTag::kNameAndType}, c.offset + 3,
                   [&] { return label() + " name_and_type_index"; });
           break;
         case ConstantTag::kNameAndType:
-          require(c.first, {ConstantTag::kUtf8}, c.offset, [&] { return label() + " name_index"; });
-          require(c.second, {ConstantTag::kUtf8}, c.offset,
+          require(c.first, {ConstantTag::kUtf8}, c.offset + 1,
+                  [&] { return label() + " name_index"; });
+          require(c.second, {ConstantTag::kUtf8}, c.offset + 3,
                   [&] { return label() + " descriptor_index"; });
           break;
         case ConstantTag::kDynamic:
         case ConstantTag::kInvokeDynamic:
-          require(c.second, {ConstantTag::kNameAndType}, c.offset,
+          require(c.second, {ConstantTag::kNameAndType}, c.offset + 3,
                   [&] { return label() + " name_and_type_index"; });
           break;
         default:
@@ -572,22 +575,22 @@ class Parser {
       case ReferenceKind::kGetStatic:
       case ReferenceKind::kPutField:
       case ReferenceKind::kPutStatic:
-        target = &require(c.first, {ConstantTag::kFieldref}, c.offset, what);
+        target = &require(c.first, {ConstantTag::kFieldref}, c.offset + 2, what);
         break;
       case ReferenceKind::kInvokeVirtual:
       case ReferenceKind::kNewInvokeSpecial:
-        target = &require(c.first, {ConstantTag::kMethodref}, c.offset, what);
+        target = &require(c.first, {ConstantTag::kMethodref}, c.offset + 2, what);
         break;
       case ReferenceKind::kInvokeStatic:
       case ReferenceKind::kInvokeSpecial:
         target =
             cf_.major_version < 52
-                ? &require(c.first, {ConstantTag::kMethodref}, c.offset, what)
+                ? &require(c.first, {ConstantTag::kMethodref}, c.offset + 2, what)
                 : &require(c.first, {ConstantTag::kMethodref, ConstantTag::kInterfaceMethodref},
-                           c.offset, what);
+                           c.offset + 2, what);
         break;
       case ReferenceKind::kInvokeInterface:
-        target = &require(c.first, {ConstantTag::kInterfaceMethodref}, c.offset, what);
+        target = &require(c.first, {ConstantTag::kInterfaceMethodref}, c.offset + 2, what);
         break;
     }
     if (target->tag == ConstantTag::kFieldref) return;

@@ -1,0 +1,93 @@
+// Golden tests of the printed IR of small fixture methods (tests/data/frontend/ir/*.ir). A
+// golden file starts with '#' comment lines saying what to look for in it; the rest is the
+// exact output of print_method_ir for the listed methods, in order.
+//
+// After a deliberate change of the IR, REFRACT_UPDATE_GOLDEN=1 rewrites the files (keeping
+// their comments); read the diff before committing it.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "frontend/ir_test_util.hpp"
+
+namespace refract::frontend {
+namespace {
+
+const std::filesystem::path kGoldenDir =
+    std::filesystem::path(REFRACT_TEST_DATA) / "frontend" / "ir";
+
+struct Golden {
+  std::string file;
+  std::string cls;
+  std::vector<std::string> methods;  // empty: all, in class file order
+};
+
+// Names the case in test logs instead of gtest's byte dump.
+void PrintTo(const Golden& golden, std::ostream* out) {
+  *out << golden.file;
+}
+
+std::string printed(const Golden& golden) {
+  const ClassFile cls = testing::fixture_class(golden.cls);
+  std::ostringstream out;
+  for (const MethodInfo& m : cls.methods) {
+    if (!golden.methods.empty() &&
+        std::find(golden.methods.begin(), golden.methods.end(), m.name) == golden.methods.end()) {
+      continue;
+    }
+    print_method_ir(out, build_method_ir(cls, m));
+  }
+  return out.str();
+}
+
+// The comment lines and the rest of a golden file.
+std::pair<std::string, std::string> split_golden(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::string comments;
+  std::string body;
+  std::string line;
+  bool in_header = true;
+  while (std::getline(in, line)) {
+    if (in_header && line.starts_with("#")) {
+      comments += line + "\n";
+      continue;
+    }
+    in_header = false;
+    body += line + "\n";
+  }
+  return {comments, body};
+}
+
+class IrGoldenTest : public ::testing::TestWithParam<Golden> {};
+
+TEST_P(IrGoldenTest, MatchesGoldenFile) {
+  const Golden& golden = GetParam();
+  const std::filesystem::path path = kGoldenDir / golden.file;
+  const std::string actual = printed(golden);
+  auto [comments, expected] = split_golden(path);
+  if (std::getenv("REFRACT_UPDATE_GOLDEN") != nullptr) {
+    std::filesystem::create_directories(kGoldenDir);
+    std::ofstream(path) << comments << actual;
+    expected = actual;
+  }
+  ASSERT_FALSE(comments.empty()) << path << " needs a comment header";
+  EXPECT_EQ(actual, expected) << "golden file " << path;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Fixtures, IrGoldenTest,
+    ::testing::Values(
+        Golden{"Simple.ir", "ir/Simple", {}},
+        Golden{"Lambdas.ir", "ir/Lambdas", {"captureThisAndLocal", "lambda$captureThisAndLocal$1"}},
+        Golden{"TryCatch.ir", "ir/TryCatch", {"withFinally", "multiCatch"}},
+        Golden{"Arrays.ir", "ir/Arrays", {"cube", "sum"}},
+        Golden{"SlotReuse.ir", "ir/SlotReuse", {"reuse"}},
+        Golden{"Switches.ir", "ir/Switches", {"onEnum"}}, Golden{"Wide.ir", "ir/Wide", {"mix"}}),
+    [](const ::testing::TestParamInfo<Golden>& info) {
+      return info.param.file.substr(0, info.param.file.find('.'));
+    });
+
+}  // namespace
+}  // namespace refract::frontend
