@@ -10,5 +10,7 @@ constexpr int kExitUsage = 2;
 constexpr int kExitInternal = 3;
 
 int solve_command(int argc, char** argv);
+int facts_command(int argc, char** argv);
+int ir_command(int argc, char** argv);
 
 }  // namespace refract::cli

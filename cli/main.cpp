@@ -10,7 +10,9 @@ namespace {
 void print_usage(std::ostream& out) {
   out << "usage: refract <command> [options]\n\n"
          "commands:\n"
-         "  solve    evaluate a bddbddb-style Datalog program on BDDs\n\n"
+         "  solve    evaluate a bddbddb-style Datalog program on BDDs\n"
+         "  facts    write the input relations of a Java program (jars, class folders, jmods)\n"
+         "  ir       print the three-address IR of Java classes\n\n"
          "Run 'refract <command> --help' for the options of a command.\n";
 }
 
@@ -27,6 +29,8 @@ int main(int argc, char** argv) {
     return refract::cli::kExitOk;
   }
   if (command == "solve") return refract::cli::solve_command(argc - 1, argv + 1);
+  if (command == "facts") return refract::cli::facts_command(argc - 1, argv + 1);
+  if (command == "ir") return refract::cli::ir_command(argc - 1, argv + 1);
   std::cerr << "refract: unknown command '" << command << "'\n";
   print_usage(std::cerr);
   return refract::cli::kExitUsage;

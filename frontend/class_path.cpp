@@ -251,6 +251,27 @@ std::optional<ClassBytes> ClassPath::read(std::string_view binary_name) const {
   return std::nullopt;
 }
 
+std::optional<ClassBytes> ClassPath::read_from_entries(std::string_view binary_name) const {
+  const std::string key(binary_name);
+  for (const auto& source : application_) {
+    const auto it = source->classes.find(key);
+    if (it != source->classes.end()) {
+      return ClassBytes{source->origin_of(it->second), source->read(it->second)};
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> ClassPath::entry_class_names() const {
+  std::set<std::string> names;
+  for (const auto& source : application_) {
+    for (const auto& [name, where] : source->classes) {
+      if (!is_module_info(name)) names.insert(name);
+    }
+  }
+  return {names.begin(), names.end()};
+}
+
 std::vector<std::string> ClassPath::class_names(bool include_jdk) const {
   std::set<std::string> jdk_names;
   for (const auto& source : jdk_) {

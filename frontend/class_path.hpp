@@ -51,6 +51,11 @@ class ClassPath {
   // entries (the scope of --all).
   std::vector<std::string> class_names(bool include_jdk) const;
 
+  // For looking at the entries themselves (`refract ir --all`), whatever the JDK shadows:
+  // every class name the added entries hold, and a class read from the first entry holding it.
+  std::vector<std::string> entry_class_names() const;
+  std::optional<ClassBytes> read_from_entries(std::string_view binary_name) const;
+
  private:
   struct Source;
   void add_source(const std::filesystem::path& entry, bool jdk);

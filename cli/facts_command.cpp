@@ -1,0 +1,223 @@
+// refract facts: the input relations of the analyses, from jars, class folders and jmods.
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <iostream>
+#include <optional>
+#include <string>
+
+#include "cli/class_path_options.hpp"
+#include "cli/commands.hpp"
+#include "frontend/fact_database.hpp"
+#include "frontend/fact_extractor.hpp"
+#include "frontend/hierarchy.hpp"
+#include "frontend/names.hpp"
+#include "frontend/program_scope.hpp"
+#include "support/atomic_file.hpp"
+#include "support/error.hpp"
+#include "support/json.hpp"
+#include "support/output_paths.hpp"
+
+namespace refract::cli {
+
+namespace po = boost::program_options;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct FactsArguments {
+  ClassPathArguments class_path;
+  std::optional<std::string> main_class;  // binary name with dots
+  bool all = false;
+  std::string out;
+  std::optional<std::string> stats;
+  bool quiet = false;
+};
+
+po::options_description facts_options() {
+  po::options_description options(
+      "refract facts --classpath CP [--jdk DIR] (--main CLASS | --all) --out DIR [options]");
+  options.add_options()("help,h", "show this help");
+  add_class_path_options(options);
+  options.add_options()("main", po::value<std::string>(),
+                        "the main class (binary name, e.g. a.b.Main): facts of everything "
+                        "reachable by name from it")(
+      "all", "facts of every class of the class path (the JDK's only as they are reached)")(
+      "out", po::value<std::string>(), "the folder for NAME.tuples, NAME.map and facts.datalog")(
+      "stats", po::value<std::string>(), "write a JSON report to FILE, or - for stdout")(
+      "quiet,q", "no progress on stderr");
+  return options;
+}
+
+std::optional<FactsArguments> parse_arguments(int argc, char** argv) {
+  const po::options_description options = facts_options();
+  po::variables_map vm;
+  po::store(po::command_line_parser(argc, argv).options(options).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << options;
+    return std::nullopt;
+  }
+  FactsArguments args;
+  args.class_path = class_path_arguments(vm);
+  if (vm.count("main")) args.main_class = vm["main"].as<std::string>();
+  args.all = vm.count("all") != 0;
+  if (args.all == args.main_class.has_value()) throw po::error("give exactly one of --main, --all");
+  if (!vm.count("out")) throw po::error("missing --out");
+  args.out = vm["out"].as<std::string>();
+  if (vm.count("stats")) args.stats = vm["stats"].as<std::string>();
+  args.quiet = vm.count("quiet") != 0;
+  return args;
+}
+
+std::string internal_form(std::string name) {
+  for (char& c : name) {
+    if (c == '.') c = '/';
+  }
+  return name;
+}
+
+// The entry point of --main: public static void main(String[]) of the class itself.
+std::string main_method(frontend::ClassHierarchy& hierarchy, const std::string& main_class) {
+  const std::string name = internal_form(main_class);
+  const frontend::ClassFile* cls = hierarchy.find(name);
+  if (cls == nullptr) {
+    // Under --skip-bad-classes a main class that failed to parse is absent too: say why.
+    for (const frontend::SkippedClass& s : hierarchy.skipped_classes()) {
+      if (s.name == name) {
+        throw InputError({"--main"}, "class " + main_class + " cannot be read: " + s.message);
+      }
+    }
+    throw InputError({"--main"}, "class " + main_class + " is not on the class path");
+  }
+  for (const frontend::MethodInfo& m : cls->methods) {
+    if (m.name == "main" && m.descriptor == "([Ljava/lang/String;)V" &&
+        (m.access_flags & frontend::access::kStatic) != 0) {
+      return frontend::soot_method_signature(name, m.name, m.descriptor);
+    }
+  }
+  throw InputError({"--main"}, "class " + main_class + " has no static main(String[]) method");
+}
+
+void write_sites(std::ostream& out, const char* key,
+                 const std::vector<frontend::UnmodelledSite>& sites) {
+  out << "  " << json_string(key) << ": [";
+  for (std::size_t i = 0; i < sites.size(); ++i) {
+    out << (i > 0 ? ",\n    " : "\n    ") << "{\"method\": " << json_string(sites[i].method)
+        << ", \"pc\": " << sites[i].pc << ", \"what\": " << json_string(sites[i].what) << "}";
+  }
+  out << (sites.empty() ? "]" : "\n  ]");
+}
+
+void write_stats(std::ostream& out, const frontend::FactExtractor& extractor,
+                 const frontend::ClassHierarchy& hierarchy,
+                 const std::vector<frontend::SkippedClass>& skipped, double seconds) {
+  const frontend::FactCounts& c = extractor.counts();
+  out << "{\n  \"seconds\": " << seconds << ",\n  \"classes\": " << c.classes
+      << ",\n  \"methods\": " << c.methods << ",\n  \"methods_with_code\": " << c.methods_with_code
+      << ",\n  \"instructions\": " << c.instructions << ",\n  \"statements\": " << c.statements
+      << ",\n  \"lambdas\": " << c.lambdas << ",\n  \"string_concats\": " << c.string_concats
+      << ",\n  \"domains\": {";
+  bool first = true;
+  for (const frontend::FactDomain& d : extractor.facts().domains()) {
+    out << (first ? "" : ", ") << json_string(d.name()) << ": " << d.size();
+    first = false;
+  }
+  out << "},\n  \"relations\": {";
+  first = true;
+  for (const frontend::FactRelation& r : extractor.facts().relations()) {
+    out << (first ? "" : ", ") << json_string(r.name()) << ": " << r.sorted_tuples().size();
+    first = false;
+  }
+  out << "},\n  \"phantoms\": [";
+  const auto phantoms = hierarchy.phantoms();
+  for (std::size_t i = 0; i < phantoms.size(); ++i) {
+    out << (i > 0 ? ",\n    " : "\n    ") << "{\"class\": " << json_string(phantoms[i].name)
+        << ", \"referrers\": [";
+    for (std::size_t j = 0; j < phantoms[i].referrers.size(); ++j) {
+      out << (j > 0 ? ", " : "") << json_string(phantoms[i].referrers[j]);
+    }
+    out << "]}";
+  }
+  out << (phantoms.empty() ? "]" : "\n  ]") << ",\n  \"skipped_classes\": [";
+  for (std::size_t i = 0; i < skipped.size(); ++i) {
+    out << (i > 0 ? ",\n    " : "\n    ") << "{\"class\": " << json_string(skipped[i].name)
+        << ", \"error\": " << json_string(skipped[i].message) << "}";
+  }
+  out << (skipped.empty() ? "]" : "\n  ]") << ",\n";
+  write_sites(out, "unsupported_invokedynamic", c.unsupported_invokedynamic);
+  out << ",\n";
+  write_sites(out, "dynamic_constants", c.dynamic_constants);
+  out << ",\n";
+  write_sites(out, "unresolved_references", c.unresolved);
+  out << "\n}\n";
+}
+
+int run_facts(const FactsArguments& args) {
+  const auto start = Clock::now();
+  std::ostream* progress = args.quiet ? nullptr : &std::cerr;
+  check_output_directory(args.out);
+  if (args.stats && *args.stats != "-") check_output_file(*args.stats, args.out);
+  frontend::ClassPath path = open_class_path(args.class_path);
+  frontend::ClassHierarchy hierarchy(path);
+  frontend::ProgramScope scope(hierarchy, args.class_path.skip_bad_classes);
+  frontend::FactExtractor extractor(hierarchy);
+  if (args.main_class) {
+    extractor.add_entry(main_method(hierarchy, *args.main_class));
+    scope.add_root(internal_form(*args.main_class));
+  } else {
+    for (const std::string& name : path.class_names(false)) scope.add_root(name);
+  }
+  scope.run(
+      [&](const frontend::ClassFile& cls, const std::vector<frontend::MethodIr>& methods) {
+        extractor.add_class(cls, methods);
+      },
+      progress);
+  extractor.finish();
+  const auto skipped = scope.skipped();
+  for (const frontend::SkippedClass& s : skipped) std::cerr << "skipped: " << s.message << '\n';
+  frontend::write_fact_database(extractor.facts(), args.out);
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  const frontend::FactCounts& c = extractor.counts();
+  if (progress != nullptr) {
+    *progress << "[facts] " << c.classes << " classes, " << c.methods << " methods, "
+              << c.instructions << " instructions, " << hierarchy.phantom_count()
+              << " phantom classes, " << c.unsupported_invokedynamic.size()
+              << " unsupported invokedynamic, " << c.unresolved.size() << " unresolved references, "
+              << skipped.size() << " skipped classes; " << seconds << " s\n";
+  }
+  if (args.stats) {
+    if (*args.stats == "-") {
+      write_stats(std::cout, extractor, hierarchy, skipped, seconds);
+    } else {
+      AtomicOutputFile out(*args.stats);
+      write_stats(out.stream(), extractor, hierarchy, skipped, seconds);
+      out.commit();
+    }
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+int facts_command(int argc, char** argv) {
+  std::optional<FactsArguments> args;
+  try {
+    args = parse_arguments(argc, argv);
+    if (!args) return kExitOk;
+  } catch (const po::error& e) {
+    std::cerr << "refract facts: " << e.what() << "\nrun 'refract facts --help' for usage\n";
+    return kExitUsage;
+  }
+  try {
+    return run_facts(*args);
+  } catch (const InputError& e) {
+    std::cerr << e.what() << '\n';
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "refract facts: internal error: " << e.what() << '\n';
+    return kExitInternal;
+  }
+}
+
+}  // namespace refract::cli

@@ -1,0 +1,175 @@
+// refract ir: the three-address IR of classes, readably, with source lines.
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <iostream>
+#include <optional>
+#include <string>
+
+#include "cli/class_path_options.hpp"
+#include "cli/commands.hpp"
+#include "frontend/class_file.hpp"
+#include "frontend/class_path.hpp"
+#include "frontend/format_error.hpp"
+#include "frontend/ir.hpp"
+#include "frontend/ir_builder.hpp"
+#include "frontend/names.hpp"
+#include "frontend/program_scope.hpp"
+#include "support/error.hpp"
+
+namespace refract::cli {
+
+namespace po = boost::program_options;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct IrArguments {
+  ClassPathArguments class_path;
+  std::optional<std::string> class_name;  // binary name with dots
+  std::optional<std::string> method;      // Soot signature
+  bool all = false;
+  bool summary = false;
+  bool quiet = false;
+};
+
+po::options_description ir_options() {
+  po::options_description options(
+      "refract ir --classpath CP [--jdk DIR] (--class C | --method SIG | --all) [options]");
+  options.add_options()("help,h", "show this help");
+  add_class_path_options(options);
+  options.add_options()("class", po::value<std::string>(), "one class, e.g. a.b.C$D")(
+      "method", po::value<std::string>(), "one method, by Soot signature <a.B: void m(int)>")(
+      "all", "every class of the --classpath entries (jmods included), as stored there")(
+      "summary", "print only the counts, not the IR")("quiet,q", "no progress on stderr");
+  return options;
+}
+
+std::optional<IrArguments> parse_arguments(int argc, char** argv) {
+  const po::options_description options = ir_options();
+  po::variables_map vm;
+  po::store(po::command_line_parser(argc, argv).options(options).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << options << "\nExits 0 only if every requested class was read and translated.\n";
+    return std::nullopt;
+  }
+  IrArguments args;
+  args.class_path = class_path_arguments(vm);
+  if (vm.count("class")) args.class_name = vm["class"].as<std::string>();
+  if (vm.count("method")) args.method = vm["method"].as<std::string>();
+  args.all = vm.count("all") != 0;
+  if (int(args.all) + int(args.class_name.has_value()) + int(args.method.has_value()) != 1) {
+    throw po::error("give exactly one of --class, --method, --all");
+  }
+  args.summary = vm.count("summary") != 0;
+  args.quiet = vm.count("quiet") != 0;
+  return args;
+}
+
+std::string internal_form(std::string name) {
+  for (char& c : name) {
+    if (c == '.') c = '/';
+  }
+  return name;
+}
+
+// The class part of a Soot method signature "<a.B: void m()>", quotes removed.
+std::string class_of_signature(const std::string& signature) {
+  const std::size_t colon = signature.find(':');
+  if (signature.size() < 4 || signature.front() != '<' || colon == std::string::npos) {
+    throw InputError({"--method"}, "not a Soot method signature: " + signature);
+  }
+  std::string name;
+  for (char c : signature.substr(1, colon - 1)) {
+    if (c != '\'') name += c;
+  }
+  return name;
+}
+
+struct IrTotals {
+  std::size_t classes = 0, methods = 0, instructions = 0, phantom_references = 0, failed = 0;
+};
+
+// Translates and prints the requested methods of one class; errors count as failures when
+// --skip-bad-classes lets the run go on.
+void print_class(const frontend::ClassPath& path, const std::string& name, const IrArguments& args,
+                 IrTotals& totals) {
+  // --all shows the entries' own classes, even those the JDK would shadow when running.
+  const std::optional<frontend::ClassBytes> bytes =
+      args.all ? path.read_from_entries(name) : path.read(name);
+  if (!bytes) throw InputError({name}, "class is not on the class path");
+  try {
+    const frontend::ClassFile cls = frontend::parse_class_file(bytes->bytes, bytes->origin);
+    bool matched = !args.method;
+    for (const frontend::MethodInfo& m : cls.methods) {
+      if (args.method &&
+          frontend::soot_method_signature(cls.this_class, m.name, m.descriptor) != *args.method) {
+        continue;
+      }
+      matched = true;
+      const frontend::MethodIr ir = frontend::build_method_ir(cls, m);
+      ++totals.methods;
+      totals.instructions += ir.counts.instructions;
+      for (const std::string& named : frontend::classes_named_by(ir)) {
+        if (!path.contains(named)) ++totals.phantom_references;
+      }
+      if (!args.summary) frontend::print_method_ir(std::cout, ir);
+    }
+    if (!matched) throw InputError({"--method"}, "no method " + *args.method + " in " + name);
+    ++totals.classes;
+  } catch (const frontend::ClassFormatError& e) {
+    if (!args.class_path.skip_bad_classes) throw;
+    ++totals.failed;
+    std::cerr << "skipped: " << e.what() << '\n';
+  }
+}
+
+int run_ir(const IrArguments& args) {
+  const auto start = Clock::now();
+  const frontend::ClassPath path = open_class_path(args.class_path);
+  std::vector<std::string> names;
+  if (args.all) {
+    names = path.entry_class_names();
+  } else {
+    names.push_back(
+        internal_form(args.class_name ? *args.class_name : class_of_signature(*args.method)));
+  }
+  IrTotals totals;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    print_class(path, names[i], args, totals);
+    if (!args.quiet && (i + 1) % 1000 == 0) {
+      std::cerr << "[ir] " << i + 1 << "/" << names.size() << " classes\n";
+    }
+  }
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  std::cerr << "[ir] classes " << totals.classes << ", methods " << totals.methods
+            << ", instructions " << totals.instructions << ", references to absent classes "
+            << totals.phantom_references << ", failed classes " << totals.failed << "; " << seconds
+            << " s\n";
+  return totals.failed == 0 ? kExitOk : kExitBadInput;
+}
+
+}  // namespace
+
+int ir_command(int argc, char** argv) {
+  std::optional<IrArguments> args;
+  try {
+    args = parse_arguments(argc, argv);
+    if (!args) return kExitOk;
+  } catch (const po::error& e) {
+    std::cerr << "refract ir: " << e.what() << "\nrun 'refract ir --help' for usage\n";
+    return kExitUsage;
+  }
+  try {
+    return run_ir(*args);
+  } catch (const InputError& e) {
+    std::cerr << e.what() << '\n';
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "refract ir: internal error: " << e.what() << '\n';
+    return kExitInternal;
+  }
+}
+
+}  // namespace refract::cli

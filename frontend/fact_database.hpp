@@ -1,0 +1,99 @@
+// The facts of a program as plain tables, before any BDD exists: domains that number element
+// names in first-seen order, and relations of number tuples over them. write_fact_database()
+// puts them on disk as refract solve reads them (NAME.map, NAME.tuples, facts.datalog), so the
+// front end never depends on the BDD layers.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <filesystem>
+#include <initializer_list>
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace refract::frontend {
+
+class FactDomain {
+ public:
+  FactDomain(std::string name, std::string description)
+      : name_(std::move(name)), description_(std::move(description)) {}
+
+  const std::string& name() const { return name_; }
+  const std::string& description() const { return description_; }
+  // The number of `element`, adding it at the end when new.
+  std::uint64_t intern(std::string_view element);
+  // The number of an element already interned; std::out_of_range otherwise.
+  std::uint64_t at(std::string_view element) const;
+  bool contains(std::string_view element) const { return index_.count(std::string(element)) != 0; }
+  std::uint64_t size() const { return names_.size(); }
+  const std::vector<std::string>& names() const { return names_; }
+
+ private:
+  std::string name_;
+  std::string description_;
+  std::unordered_map<std::string, std::uint64_t> index_;
+  std::vector<std::string> names_;
+};
+
+struct FactAttribute {
+  std::string name;
+  std::string domain;
+};
+
+class FactRelation {
+ public:
+  FactRelation(std::string name, std::vector<FactAttribute> attributes, std::string description)
+      : name_(std::move(name)),
+        attributes_(std::move(attributes)),
+        description_(std::move(description)) {}
+
+  const std::string& name() const { return name_; }
+  const std::vector<FactAttribute>& attributes() const { return attributes_; }
+  const std::string& description() const { return description_; }
+  std::size_t arity() const { return attributes_.size(); }
+
+  // Adds one tuple; its length must be the arity (std::invalid_argument otherwise).
+  void add(std::initializer_list<std::uint64_t> tuple);
+  // The tuples sorted and without duplicates.
+  std::vector<std::vector<std::uint64_t>> sorted_tuples() const;
+  std::size_t raw_size() const { return values_.size() / arity(); }
+
+ private:
+  std::string name_;
+  std::vector<FactAttribute> attributes_;
+  std::string description_;
+  std::vector<std::uint64_t> values_;  // row-major
+};
+
+class FactDatabase {
+ public:
+  FactDomain& add_domain(std::string name, std::string description);
+  FactRelation& add_relation(std::string name, std::vector<FactAttribute> attributes,
+                             std::string description);
+
+  FactDomain& domain(std::string_view name);
+  const FactDomain& domain(std::string_view name) const;
+  FactRelation& relation(std::string_view name);
+  const FactRelation& relation(std::string_view name) const;
+  const std::deque<FactDomain>& domains() const { return domains_; }
+  const std::deque<FactRelation>& relations() const { return relations_; }
+
+ private:
+  // Deques: references handed out by add_* stay valid as more are added.
+  std::deque<FactDomain> domains_;
+  std::deque<FactRelation> relations_;
+};
+
+// An element name as one line of a .map file: control characters and backslashes are escaped
+// Java-style (\n, \t, \\, \uXXXX), so a hostile class cannot split or forge map lines.
+std::string map_line(std::string_view element);
+
+// Writes NAME.map per domain, NAME.tuples per relation (header "# V0:bits ...", the instance
+// number counting repeats of a domain within the relation) and facts.datalog declaring them
+// all as inputtuples. Every file is written atomically; `directory` is created if missing.
+void write_fact_database(const FactDatabase& facts, const std::filesystem::path& directory);
+
+}  // namespace refract::frontend

@@ -1,0 +1,654 @@
+#include "frontend/fact_extractor.hpp"
+
+#include <cstdio>
+#include <optional>
+
+#include "frontend/fact_schema.hpp"
+#include "frontend/names.hpp"
+
+namespace refract::frontend {
+
+std::string internal_name(const JavaType& type) {
+  if (type.is_array()) return type.to_descriptor();
+  std::string out = type.class_name;
+  for (char& c : out) {
+    if (c == '.') c = '/';
+  }
+  return out;
+}
+
+std::string string_literal(std::string_view text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (byte < 0x20 || byte == 0x7f) {
+          char escaped[8];
+          std::snprintf(escaped, sizeof escaped, "\\u%04x", byte);
+          out += escaped;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+namespace {
+
+const JavaType kObject = JavaType::object("java.lang.Object");
+const JavaType kString = JavaType::object("java.lang.String");
+const JavaType kThrowable = JavaType::object("java.lang.Throwable");
+
+// The Solar paper's reflection API lives in these classes (Sec. 2.2 and 6).
+bool is_reflection_class(const JavaType& owner) {
+  if (owner.is_array()) return false;
+  const std::string& n = owner.class_name;
+  return n == "java.lang.Class" || n == "java.lang.ClassLoader" ||
+         n.rfind("java.lang.reflect.", 0) == 0;
+}
+
+// The IR variable behind an operand, when it is one.
+VarId operand_var(const Operand& o) {
+  return o.is_var() ? o.var : kNoVar;
+}
+
+}  // namespace
+
+// Per-method state: the method's name, its site numbering and its reference variables.
+struct FactExtractor::MethodContext {
+  const ClassFile& cls;
+  const MethodIr& ir;
+  std::string signature;
+  std::uint64_t id;
+  SiteNamer namer;
+  std::vector<std::optional<std::uint64_t>> vars;  // by VarId, interned on first use
+  unsigned concats = 0;
+};
+
+FactExtractor::FactExtractor(ClassHierarchy& hierarchy)
+    : hierarchy_(hierarchy), db_(make_fact_schema()) {}
+
+std::uint64_t FactExtractor::type(const JavaType& t) {
+  FactDomain& types = db_.domain("T");
+  const std::string name = t.to_java();
+  const std::uint64_t before = types.size();
+  const std::uint64_t id = types.intern(name);
+  if (id == before) {
+    type_list_.push_back(t);
+    if (t.is_array()) {
+      db_.relation("ArrayType").add({id});
+      db_.relation("ComponentType").add({id, type(t.element())});
+    }
+  }
+  return id;
+}
+
+std::uint64_t FactExtractor::position(std::size_t index) {
+  FactDomain& z = db_.domain("Z");
+  while (z.size() <= index) z.intern(std::to_string(z.size()));
+  return index;
+}
+
+std::uint64_t FactExtractor::string_heap(const std::string& text) {
+  const std::uint64_t h = db_.domain("H").intern(string_literal(text));
+  db_.relation("HeapType").add({h, type(kString)});
+  db_.relation("StringConstant").add({h});
+  return h;
+}
+
+void FactExtractor::add_class(const ClassFile& cls, const std::vector<MethodIr>& methods) {
+  ++counts_.classes;
+  const JavaType self = JavaType::object(cls.this_class);
+  const std::uint64_t t = type(self);
+  const bool is_abstract = (cls.access_flags & access::kAbstract) != 0;
+  db_.relation(cls.is_interface() ? "InterfaceType" : "ClassType").add({t});
+  if (is_abstract || cls.is_interface()) {
+    db_.relation("AbstractType").add({t});
+  } else {
+    concrete_classes_.insert(cls.this_class);
+  }
+  if (cls.super_class)
+    db_.relation("DirectSuper").add({t, type(JavaType::object(*cls.super_class))});
+  for (const std::string& i : cls.interfaces) {
+    db_.relation("DirectSuper").add({t, type(JavaType::object(i))});
+  }
+  for (const FieldInfo& f : cls.fields) {
+    const auto field_type = try_parse_field_descriptor(f.descriptor);
+    if (!field_type) continue;  // the class parser accepted it; the IR rejects its uses
+    const std::uint64_t id =
+        db_.domain("F").intern(soot_field_signature(cls.this_class, f.name, *field_type));
+    db_.relation("FieldDeclared").add({id, t});
+    db_.relation("FieldType").add({id, type(*field_type)});
+    if ((f.access_flags & access::kStatic) != 0) db_.relation("StaticField").add({id});
+  }
+  for (const MethodIr& ir : methods) add_method(cls, ir);
+}
+
+void FactExtractor::add_entry(const std::string& method_signature) {
+  db_.relation("EntryMethod").add({method(method_signature)});
+}
+
+void FactExtractor::add_method(const ClassFile& cls, const MethodIr& ir) {
+  ++counts_.methods;
+  MethodContext m{
+      cls, ir, soot_method_signature(cls.this_class, ir.name, ir.signature), 0, SiteNamer(""),
+      {},  0};
+  m.id = method(m.signature);
+  m.namer = SiteNamer(m.signature);
+  m.vars.resize(ir.variables.size());
+  const std::uint64_t declaring = type(JavaType::object(cls.this_class));
+  db_.relation("MethodDeclared").add({m.id, declaring});
+  if (ir.is_static()) db_.relation("StaticMethod").add({m.id});
+  if ((ir.access_flags & access::kNative) != 0) db_.relation("NativeMethod").add({m.id});
+  if ((ir.access_flags & access::kAbstract) != 0) db_.relation("AbstractMethod").add({m.id});
+  if (ir.name == "<clinit>") db_.relation("ClassInit").add({declaring, m.id});
+
+  auto var = [&](VarId v) { return variable(m, v); };
+  if (auto v = var(ir.this_var)) db_.relation("ThisVar").add({m.id, *v});
+  for (std::size_t i = 0; i < ir.parameters.size(); ++i) {
+    if (auto v = var(ir.parameters[i])) {
+      db_.relation("FormalParam").add({m.id, position(i + 1), *v});
+    }
+  }
+  if (!ir.has_body) return;
+  ++counts_.methods_with_code;
+  counts_.instructions += ir.counts.instructions;
+  counts_.statements += ir.statements.size();
+  for (const Statement& s : ir.statements) add_statement(m, s);
+}
+
+std::optional<std::uint64_t> FactExtractor::variable(MethodContext& m, VarId v) {
+  if (v == kNoVar || m.ir.variables[v].kind != ValueKind::kReference) return std::nullopt;
+  if (!m.vars[v]) {
+    const Variable& declared = m.ir.variables[v];
+    const std::uint64_t id = db_.domain("V").intern(m.namer.variable(declared.name));
+    db_.relation("VarMethod").add({id, m.id});
+    db_.relation("VarType").add({id, type(declared.type)});
+    m.vars[v] = id;
+  }
+  return m.vars[v];
+}
+
+void FactExtractor::add_statement(MethodContext& m, const Statement& s) {
+  const MethodIr& ir = m.ir;
+  auto var = [&](VarId v) { return variable(m, v); };
+  auto arg = [&](std::size_t i) {
+    return i < s.args.size() ? var(operand_var(s.args[i])) : std::nullopt;
+  };
+  auto allocate = [&](const JavaType& t) {
+    const std::uint64_t h = db_.domain("H").intern(m.namer.next_allocation(t));
+    db_.relation("HeapType").add({h, type(t)});
+    if (auto d = var(s.dst)) db_.relation("Alloc").add({*d, h});
+    return h;
+  };
+
+  switch (s.kind) {
+    case StatementKind::kAssign:
+      if (auto d = var(s.dst)) {
+        if (auto from = arg(0)) db_.relation("Assign").add({*d, *from});
+      }
+      break;
+    case StatementKind::kStringConstant:
+      if (auto d = var(s.dst)) db_.relation("Alloc").add({*d, string_heap(ir.strings[s.payload])});
+      break;
+    case StatementKind::kClassConstant:
+      if (auto d = var(s.dst)) db_.relation("ClassConstant").add({*d, type(ir.types[s.payload])});
+      break;
+    case StatementKind::kMethodTypeConstant:
+      allocate(JavaType::object("java.lang.invoke.MethodType"));
+      break;
+    case StatementKind::kMethodHandleConstant:
+      allocate(JavaType::object("java.lang.invoke.MethodHandle"));
+      break;
+    case StatementKind::kDynamicConstant:
+      counts_.dynamic_constants.push_back(
+          {m.signature, s.pc, method_handle_text(ir.dynamic_sites[s.payload].bootstrap)});
+      break;
+    case StatementKind::kNew: {
+      const JavaType& t = ir.types[s.payload];
+      allocate(t);
+      db_.relation("InitTrigger").add({m.id, type(t)});
+      break;
+    }
+    case StatementKind::kNewArray:
+      allocate(ir.types[s.payload]);
+      break;
+    case StatementKind::kLambda:
+      add_lambda(m, s);
+      break;
+    case StatementKind::kStringConcat:
+      add_concat(m, s);
+      break;
+    case StatementKind::kFieldLoad:
+    case StatementKind::kFieldStore:
+    case StatementKind::kStaticLoad:
+    case StatementKind::kStaticStore:
+      add_field_access(m, s);
+      break;
+    case StatementKind::kArrayLoad:
+      if (auto d = var(s.dst)) {
+        if (auto base = var(operand_var(s.base))) db_.relation("ArrayLoad").add({*base, *d});
+      }
+      break;
+    case StatementKind::kArrayStore:
+      if (auto from = arg(1)) {
+        if (auto base = var(operand_var(s.base))) db_.relation("ArrayStore").add({*base, *from});
+      }
+      break;
+    case StatementKind::kInvoke:
+      add_invoke(m, s);
+      break;
+    case StatementKind::kInvokeDynamic: {
+      const DynamicSite& site = ir.dynamic_sites[s.payload];
+      counts_.unsupported_invokedynamic.push_back(
+          {m.signature, s.pc, method_handle_text(site.bootstrap) + " " + site.name});
+      break;
+    }
+    case StatementKind::kReturn:
+      if (auto v = arg(0)) db_.relation("ReturnVar").add({m.id, *v});
+      break;
+    case StatementKind::kThrow:
+      if (auto v = arg(0)) db_.relation("Throw").add({*v});
+      break;
+    case StatementKind::kCatch:
+      if (auto d = var(s.dst)) {
+        const CatchClause& clause = ir.catches[s.payload];
+        for (const JavaType& t : clause.types) db_.relation("Catch").add({*d, type(t)});
+        if (clause.any) db_.relation("Catch").add({*d, type(kThrowable)});
+      }
+      break;
+    case StatementKind::kCast:
+      if (auto d = var(s.dst)) {
+        if (auto from = arg(0)) {
+          db_.relation("Cast").add({*d, *from, type(ir.types[s.payload])});
+        }
+      }
+      break;
+    default:
+      break;  // this, parameters, primitives, branches, monitors: no points-to effect
+  }
+}
+
+FactExtractor::ResolvedField FactExtractor::resolved_field(MethodContext& m, const FieldRef& ref,
+                                                           std::uint32_t pc) {
+  const FieldLookup found =
+      hierarchy_.resolve_field(internal_name(ref.owner), ref.name, ref.descriptor, m.signature);
+  if (found.found()) {
+    return {found.field.signature(), JavaType::object(found.field.class_name())};
+  }
+  counts_.unresolved.push_back({m.signature, pc,
+                                std::string("field ") + field_text(ref) + ": " +
+                                    std::string(lookup_status_name(found.status))});
+  const std::string symbolic = soot_field_signature(internal_name(ref.owner), ref.name, ref.type);
+  const std::uint64_t f = db_.domain("F").intern(symbolic);
+  db_.relation("FieldType").add({f, type(ref.type)});
+  db_.relation("FieldDeclared").add({f, type(ref.owner)});
+  return {symbolic, ref.owner};
+}
+
+void FactExtractor::add_field_access(MethodContext& m, const Statement& s) {
+  const FieldRef& ref = m.ir.fields[s.payload];
+  const ResolvedField field = resolved_field(m, ref, s.pc);
+  const bool is_static =
+      s.kind == StatementKind::kStaticLoad || s.kind == StatementKind::kStaticStore;
+  if (is_static) {
+    // JVMS 5.5: getstatic/putstatic initialise the class that declares the field.
+    db_.relation("InitTrigger").add({m.id, type(field.declaring)});
+  }
+  if (!ref.type.is_reference()) return;
+  const std::uint64_t f = db_.domain("F").intern(field.signature);
+  auto var = [&](const Operand& o) { return variable(m, operand_var(o)); };
+  const Operand dst = Operand::variable(s.dst);
+  switch (s.kind) {
+    case StatementKind::kFieldLoad:
+      if (auto base = var(s.base)) {
+        if (auto to = var(dst)) db_.relation("Load").add({*base, f, *to});
+      }
+      break;
+    case StatementKind::kFieldStore:
+      if (auto base = var(s.base)) {
+        if (auto from = var(s.args.at(0))) db_.relation("Store").add({*base, f, *from});
+      }
+      break;
+    case StatementKind::kStaticLoad:
+      if (auto to = var(dst)) db_.relation("StaticLoad").add({f, *to});
+      break;
+    default:
+      if (auto from = var(s.args.at(0))) db_.relation("StaticStore").add({f, *from});
+      break;
+  }
+}
+
+namespace {
+
+// The method a MethodHandle or method reference names, resolved as its kind says (JVMS 5.4.3.5).
+MethodLookup resolve_handle(ClassHierarchy& hierarchy, const MethodHandleInfo& h,
+                            const std::string& referrer) {
+  const std::string owner = internal_name(h.owner);
+  return h.interface ? hierarchy.resolve_interface_method(owner, h.name, h.descriptor, referrer)
+                     : hierarchy.resolve_method(owner, h.name, h.descriptor, referrer);
+}
+
+}  // namespace
+
+// One call: its site, its arguments and result, and how it binds (JVMS 6.5 invoke*).
+void FactExtractor::add_invoke(MethodContext& m, const Statement& s) {
+  const MethodRef& ref = m.ir.methods[s.payload];
+  const std::string owner = internal_name(ref.owner);
+  const std::uint64_t site = db_.domain("I").intern(m.namer.next_invocation(owner, ref.name));
+  const std::string declared_owner = ref.owner.is_array() ? "java/lang/Object" : owner;
+  const std::uint64_t declared =
+      method(soot_method_signature(declared_owner, ref.name, ref.signature));
+  db_.relation("CallIn").add({site, m.id});
+  db_.relation("DeclaredTarget").add({site, declared});
+  if (is_reflection_class(ref.owner)) db_.relation("ReflectiveCall").add({site, declared});
+  for (std::size_t i = 0; i < s.args.size(); ++i) {
+    if (auto v = variable(m, operand_var(s.args[i]))) {
+      db_.relation("ActualArg").add({site, position(i + 1), *v});
+    }
+  }
+  if (auto r = variable(m, s.dst)) db_.relation("CallResult").add({site, *r});
+
+  const MethodLookup resolved =
+      ref.interface ? hierarchy_.resolve_interface_method(owner, ref.name, ref.descriptor,
+                                                          m.signature)
+                    : hierarchy_.resolve_method(owner, ref.name, ref.descriptor, m.signature);
+  if (!resolved.found()) {
+    counts_.unresolved.push_back({m.signature, s.pc,
+                                  "method " + method_text(ref.owner, ref.name, ref.signature) +
+                                      ": " + std::string(lookup_status_name(resolved.status))});
+    return;
+  }
+  const std::optional<std::uint64_t> base = variable(m, operand_var(s.base));
+  switch (s.opcode) {
+    case Opcode::kInvokestatic:
+      db_.relation("StaticCall").add({site, method(resolved.method.signature())});
+      db_.relation("InitTrigger").add({m.id, type(JavaType::object(resolved.method.class_name()))});
+      break;
+    case Opcode::kInvokespecial: {
+      const MethodLookup selected =
+          hierarchy_.select_special(m.cls.this_class, owner, resolved.method, m.signature);
+      if (!selected.found()) {
+        counts_.unresolved.push_back({m.signature, s.pc,
+                                      "invokespecial " + resolved.method.signature() +
+                                          ": selection " +
+                                          std::string(lookup_status_name(selected.status))});
+      } else if (base) {
+        db_.relation("SpecialCall").add({site, *base, method(selected.method.signature())});
+      }
+      break;
+    }
+    default:             // invokevirtual, invokeinterface
+      if (!base) break;  // a null receiver: the call throws before running anything
+      if (resolved.method.is_private()) {
+        // JVMS 5.4.6: a private method is selected as resolved (nest-mate calls).
+        db_.relation("SpecialCall").add({site, *base, method(resolved.method.signature())});
+      } else {
+        db_.relation("VirtualCall").add({site, *base, method(resolved.method.signature())});
+      }
+      break;
+  }
+}
+
+// A LambdaMetafactory call site: a new object of a synthetic class whose interface method
+// loads the captured values from fields of the object and calls the implementation with them
+// and its own parameters. The synthetic class and method are facts like any other, so the
+// points-to rules need nothing special for lambdas.
+void FactExtractor::add_lambda(MethodContext& m, const Statement& s) {
+  ++counts_.lambdas;
+  const LambdaInfo& info = m.ir.lambdas[s.payload];
+  const JavaType lambda_type = JavaType::object(info.class_name);
+  const std::string lambda_internal = internal_name(lambda_type);
+  const std::uint64_t t = type(lambda_type);
+  const std::uint64_t h = db_.domain("H").intern(m.namer.next_allocation(lambda_type));
+  db_.relation("HeapType").add({h, t});
+  const MethodDescriptor sam = parse_method_descriptor(info.method_descriptor);
+  const std::string synthetic = soot_method_signature(lambda_internal, info.method_name, sam);
+  const std::uint64_t syn = method(synthetic);
+  const MethodLookup impl = resolve_handle(hierarchy_, info.implementation, m.signature);
+  const std::string impl_signature =
+      impl.found()
+          ? impl.method.signature()
+          : soot_method_signature(internal_name(info.implementation.owner),
+                                  info.implementation.name, info.implementation.descriptor);
+  db_.relation("LambdaImpl").add({h, method(impl_signature)});
+
+  // Captured values: stored into fields cap$i of the new object here, loaded back in the
+  // synthetic method. A lambda object dropped at once (no variable) stores nothing.
+  std::vector<std::optional<std::uint64_t>> values;  // V elements of the synthetic method
+  auto synthetic_var = [&](const std::string& name, const JavaType& vt) {
+    const std::uint64_t v = db_.domain("V").intern(variable_name(synthetic, name));
+    db_.relation("VarMethod").add({v, syn});
+    db_.relation("VarType").add({v, type(vt)});
+    return v;
+  };
+  const std::uint64_t this_var = synthetic_var("this", lambda_type);
+  const std::optional<std::uint64_t> object = variable(m, s.dst);
+  if (object) db_.relation("Alloc").add({*object, h});
+  for (std::size_t i = 0; i < s.args.size(); ++i) {
+    const VarId captured = operand_var(s.args[i]);
+    const auto v = variable(m, captured);
+    if (!v) {
+      values.push_back(std::nullopt);
+      continue;
+    }
+    const JavaType& vt = m.ir.variables[captured].type;
+    const std::string cap = "cap$" + std::to_string(i);
+    const std::uint64_t f = db_.domain("F").intern(soot_field_signature(lambda_internal, cap, vt));
+    db_.relation("FieldDeclared").add({f, t});
+    db_.relation("FieldType").add({f, type(vt)});
+    if (object) db_.relation("Store").add({*object, f, *v});
+    const std::uint64_t loaded = synthetic_var(cap, vt);
+    db_.relation("Load").add({this_var, f, loaded});
+    values.push_back(loaded);
+  }
+
+  if (lambda_classes_.count(info.class_name) == 0) {
+    std::vector<JavaType> supers = {info.interface_type};
+    supers.insert(supers.end(), info.marker_interfaces.begin(), info.marker_interfaces.end());
+    lambda_classes_.emplace(info.class_name, supers);
+    db_.relation("ClassType").add({t});
+    db_.relation("DirectSuper").add({t, type(kObject)});
+    for (const JavaType& super : supers) db_.relation("DirectSuper").add({t, type(super)});
+    db_.relation("MethodDeclared").add({syn, t});
+    db_.relation("ThisVar").add({syn, this_var});
+    // The interface method, and each bridge, dispatches to the synthetic method.
+    std::vector<std::string> descriptors = {info.method_descriptor};
+    descriptors.insert(descriptors.end(), info.bridge_descriptors.begin(),
+                       info.bridge_descriptors.end());
+    for (const std::string& d : descriptors) {
+      const MethodLookup sam_method = hierarchy_.resolve_interface_method(
+          internal_name(info.interface_type), info.method_name, d, m.signature);
+      const std::string resolved =
+          sam_method.found()
+              ? sam_method.method.signature()
+              : soot_method_signature(internal_name(info.interface_type), info.method_name, d);
+      db_.relation("Dispatch").add({t, method(resolved), syn});
+    }
+  }
+  for (std::size_t j = 0; j < sam.parameters.size(); ++j) {
+    if (!sam.parameters[j].is_reference()) {
+      values.push_back(std::nullopt);
+      continue;
+    }
+    const std::uint64_t p = synthetic_var("p$" + std::to_string(j), sam.parameters[j]);
+    db_.relation("FormalParam").add({syn, position(j + 1), p});
+    values.push_back(p);
+  }
+
+  // The call of the implementation (JVMS 5.4.3.5 reference kinds).
+  const MethodHandleInfo& target = info.implementation;
+  const std::uint64_t site = db_.domain("I").intern(
+      invocation_site_name(synthetic, internal_name(target.owner), target.name, 0));
+  db_.relation("CallIn").add({site, syn});
+  db_.relation("DeclaredTarget").add({site, method(impl_signature)});
+  if (is_reflection_class(target.owner)) {
+    db_.relation("ReflectiveCall").add({site, method(impl_signature)});
+  }
+  const bool has_receiver = target.kind == ReferenceKind::kInvokeVirtual ||
+                            target.kind == ReferenceKind::kInvokeInterface ||
+                            target.kind == ReferenceKind::kInvokeSpecial;
+  std::optional<std::uint64_t> receiver;
+  std::size_t first_arg = 0;
+  if (target.kind == ReferenceKind::kNewInvokeSpecial) {
+    const std::uint64_t fresh = synthetic_var("$new", target.owner);
+    const std::uint64_t created =
+        db_.domain("H").intern(allocation_site_name(synthetic, target.owner, 0));
+    db_.relation("HeapType").add({created, type(target.owner)});
+    db_.relation("Alloc").add({fresh, created});
+    db_.relation("InitTrigger").add({syn, type(target.owner)});
+    db_.relation("ReturnVar").add({syn, fresh});
+    receiver = fresh;
+  } else if (has_receiver && !values.empty()) {
+    receiver = values[0];
+    first_arg = 1;
+  }
+  for (std::size_t i = first_arg; i < values.size(); ++i) {
+    if (values[i]) db_.relation("ActualArg").add({site, position(i - first_arg + 1), *values[i]});
+  }
+  const MethodDescriptor impl_descriptor = parse_method_descriptor(target.descriptor);
+  if (target.kind != ReferenceKind::kNewInvokeSpecial &&
+      impl_descriptor.return_type.is_reference()) {
+    const std::uint64_t result = synthetic_var("$ret", impl_descriptor.return_type);
+    db_.relation("CallResult").add({site, result});
+    db_.relation("ReturnVar").add({syn, result});
+  }
+  if (!impl.found()) {
+    counts_.unresolved.push_back({m.signature, s.pc,
+                                  "lambda implementation " + method_handle_text(target) + ": " +
+                                      std::string(lookup_status_name(impl.status))});
+    return;
+  }
+  const std::uint64_t callee = method(impl.method.signature());
+  switch (target.kind) {
+    case ReferenceKind::kInvokeStatic:
+      db_.relation("StaticCall").add({site, callee});
+      db_.relation("InitTrigger").add({syn, type(JavaType::object(impl.method.class_name()))});
+      break;
+    case ReferenceKind::kInvokeVirtual:
+    case ReferenceKind::kInvokeInterface:
+      if (!receiver) break;
+      db_.relation(impl.method.is_private() ? "SpecialCall" : "VirtualCall")
+          .add({site, *receiver, callee});
+      break;
+    default:  // kInvokeSpecial, kNewInvokeSpecial: no dispatch
+      if (receiver) db_.relation("SpecialCall").add({site, *receiver, callee});
+      break;
+  }
+}
+
+// A StringConcatFactory call site: a new String, with its recipe's parts kept in order.
+void FactExtractor::add_concat(MethodContext& m, const Statement& s) {
+  ++counts_.string_concats;
+  const ConcatInfo& info = m.ir.concats[s.payload];
+  const std::uint64_t h =
+      db_.domain("H").intern(m.signature + "/concat/" + std::to_string(m.concats++));
+  db_.relation("HeapType").add({h, type(kString)});
+  if (auto d = variable(m, s.dst)) db_.relation("Alloc").add({*d, h});
+  for (std::size_t k = 0; k < info.parts.size(); ++k) {
+    const ConcatPart& part = info.parts[k];
+    if (!part.is_arg) {
+      db_.relation("ConcatText").add({h, position(k), string_heap(part.text)});
+    } else if (part.arg < s.args.size()) {
+      if (auto v = variable(m, operand_var(s.args[part.arg]))) {
+        db_.relation("ConcatArg").add({h, position(k), *v});
+      }
+    }
+  }
+}
+
+void FactExtractor::finish() {
+  for (const std::string& cls : concrete_classes_) {
+    const std::uint64_t t = type(JavaType::object(cls));
+    for (const DispatchEntry& e : hierarchy_.dispatch_table(cls)) {
+      db_.relation("Dispatch")
+          .add({t, method(e.resolved.signature()), method(e.selected.signature())});
+    }
+  }
+  add_subtype_closure();
+}
+
+namespace {
+const std::vector<JavaType>& array_roots() {
+  static const std::vector<JavaType> roots = {JavaType::object("java.lang.Object"),
+                                              JavaType::object("java.lang.Cloneable"),
+                                              JavaType::object("java.io.Serializable")};
+  return roots;
+}
+}  // namespace
+
+// SubtypeOf over every type met, as JVMS 6.5 (checkcast) defines assignability. Classes first:
+// their supertypes may add types; array supertypes are then only those already met.
+void FactExtractor::add_subtype_closure() {
+  FactRelation& subtype = db_.relation("SubtypeOf");
+  std::vector<std::size_t> arrays;
+  for (std::size_t i = 0; i < type_list_.size(); ++i) {
+    const JavaType t = type_list_[i];
+    if (t.is_array()) {
+      arrays.push_back(i);
+      continue;
+    }
+    subtype.add({i, i});
+    if (!t.is_reference()) continue;
+    subtype.add({i, type(kObject)});
+    const std::string name = internal_name(t);
+    if (auto lambda = lambda_classes_.find(t.class_name); lambda != lambda_classes_.end()) {
+      for (const JavaType& super : lambda->second) {
+        subtype.add({i, type(super)});
+        for (std::string_view s : hierarchy_.superinterfaces(internal_name(super))) {
+          subtype.add({i, type(JavaType::object(s))});
+        }
+      }
+      continue;
+    }
+    if (hierarchy_.is_phantom(name)) db_.relation("PhantomType").add({i});
+    for (std::string_view s : hierarchy_.superclasses(name)) {
+      subtype.add({i, type(JavaType::object(s))});
+    }
+    for (std::string_view s : hierarchy_.superinterfaces(name)) {
+      subtype.add({i, type(JavaType::object(s))});
+    }
+  }
+  const FactDomain& types = db_.domain("T");
+  for (const std::size_t i : arrays) {
+    const JavaType t = type_list_[i];
+    subtype.add({i, i});
+    // T[]..[] (d dims) is a subtype of X[]..[] (d-k dims) for X in Object, Cloneable,
+    // Serializable and 1 <= k <= d, and of S[]..[] (d dims) for every supertype S of T.
+    for (unsigned k = 1; k <= t.dims; ++k) {
+      for (JavaType root : array_roots()) {
+        root.dims = static_cast<std::uint8_t>(t.dims - k);
+        if (types.contains(root.to_java())) subtype.add({i, types.at(root.to_java())});
+      }
+    }
+    if (t.base != BaseKind::kReference) continue;
+    const std::string element = internal_name(JavaType::object(t.class_name));
+    std::vector<std::string_view> supers = hierarchy_.superclasses(element);
+    const auto interfaces = hierarchy_.superinterfaces(element);
+    supers.insert(supers.end(), interfaces.begin(), interfaces.end());
+    for (std::string_view s : supers) {
+      JavaType super = JavaType::object(s);
+      super.dims = t.dims;
+      if (types.contains(super.to_java())) subtype.add({i, types.at(super.to_java())});
+    }
+  }
+}
+
+}  // namespace refract::frontend

@@ -1,0 +1,89 @@
+#include "frontend/fact_schema.hpp"
+
+namespace refract::frontend {
+
+FactDatabase make_fact_schema() {
+  FactDatabase db;
+  db.add_domain("V", "variables: <method>/name");
+  db.add_domain("H",
+                "heap objects: <method>/new T/n, string constants \"text\", <method>/concat/n");
+  db.add_domain("T", "types in Java source form");
+  db.add_domain("F", "fields <a.B: T f>");
+  db.add_domain("M", "methods <a.B: R m(P)>");
+  db.add_domain("I", "invocation sites <method>/Decl.name/n");
+  db.add_domain("Z", "argument positions (parameters from 1)");
+
+  auto rel = [&](const char* name, std::vector<FactAttribute> attributes, const char* meaning) {
+    db.add_relation(name, std::move(attributes), meaning);
+  };
+  // Types and dispatch.
+  rel("ClassType", {{"type", "T"}}, "a class (not an interface, not an array)");
+  rel("InterfaceType", {{"type", "T"}}, "an interface");
+  rel("AbstractType", {{"type", "T"}}, "an abstract class or an interface: never allocated");
+  rel("PhantomType", {{"type", "T"}}, "a class referenced but absent from the class path");
+  rel("ArrayType", {{"type", "T"}}, "an array type");
+  rel("ComponentType", {{"array", "T"}, {"component", "T"}}, "the component type of an array");
+  rel("DirectSuper", {{"sub", "T"}, {"super", "T"}}, "superclass and direct superinterfaces");
+  rel("SubtypeOf", {{"sub", "T"}, {"super", "T"}},
+      "sub may be assigned to super (reflexive, transitive, JVMS 6.5 checkcast)");
+  rel("Dispatch", {{"type", "T"}, {"resolved", "M"}, {"selected", "M"}},
+      "a virtual call resolved to `resolved` on an object of class type runs selected (JVMS "
+      "5.4.6)");
+  rel("FieldDeclared", {{"field", "F"}, {"type", "T"}}, "the class declaring a field");
+  rel("FieldType", {{"field", "F"}, {"type", "T"}}, "the declared type of a field");
+  rel("StaticField", {{"field", "F"}}, "a static field");
+  // Methods.
+  rel("MethodDeclared", {{"method", "M"}, {"type", "T"}}, "the class declaring a method");
+  rel("StaticMethod", {{"method", "M"}}, "a static method");
+  rel("NativeMethod", {{"method", "M"}}, "a native method");
+  rel("AbstractMethod", {{"method", "M"}}, "an abstract method");
+  rel("ClassInit", {{"type", "T"}, {"method", "M"}}, "the static initialiser <clinit> of a class");
+  rel("ThisVar", {{"method", "M"}, {"var", "V"}}, "the this variable of an instance method");
+  rel("FormalParam", {{"method", "M"}, {"index", "Z"}, {"var", "V"}},
+      "a reference-typed parameter (index from 1)");
+  rel("ReturnVar", {{"method", "M"}, {"var", "V"}}, "a variable a return statement returns");
+  rel("VarMethod", {{"var", "V"}, {"method", "M"}}, "the method a variable belongs to");
+  rel("VarType", {{"var", "V"}, {"type", "T"}}, "the declared or inferred type of a variable");
+  rel("InitTrigger", {{"method", "M"}, {"type", "T"}},
+      "method may initialise type: new, static field access or static call (JVMS 5.5)");
+  // Statements.
+  rel("Alloc", {{"var", "V"}, {"heap", "H"}}, "var = a new object (allocation or constant)");
+  rel("HeapType", {{"heap", "H"}, {"type", "T"}}, "the type of a heap object");
+  rel("Assign", {{"to", "V"}, {"from", "V"}}, "to = from (copies and merges)");
+  rel("Cast", {{"to", "V"}, {"from", "V"}, {"type", "T"}}, "to = (type) from");
+  rel("Load", {{"base", "V"}, {"field", "F"}, {"to", "V"}}, "to = base.field");
+  rel("Store", {{"base", "V"}, {"field", "F"}, {"from", "V"}}, "base.field = from");
+  rel("ArrayLoad", {{"base", "V"}, {"to", "V"}}, "to = base[i] (reference arrays)");
+  rel("ArrayStore", {{"base", "V"}, {"from", "V"}}, "base[i] = from (reference arrays)");
+  rel("StaticLoad", {{"field", "F"}, {"to", "V"}}, "to = C.field");
+  rel("StaticStore", {{"field", "F"}, {"from", "V"}}, "C.field = from");
+  rel("VirtualCall", {{"invoke", "I"}, {"base", "V"}, {"resolved", "M"}},
+      "invokevirtual/invokeinterface on base, resolved (JVMS 5.4.3.3-4); target by Dispatch");
+  rel("SpecialCall", {{"invoke", "I"}, {"base", "V"}, {"target", "M"}},
+      "invokespecial (JVMS 6.5 selection), or a call of a private nest-mate method");
+  rel("StaticCall", {{"invoke", "I"}, {"target", "M"}}, "invokestatic, resolved");
+  rel("CallIn", {{"invoke", "I"}, {"method", "M"}}, "the method containing a call site");
+  rel("DeclaredTarget", {{"invoke", "I"}, {"method", "M"}},
+      "the method a call instruction names, before resolution");
+  rel("ActualArg", {{"invoke", "I"}, {"index", "Z"}, {"var", "V"}},
+      "a reference-typed argument (index from 1)");
+  rel("CallResult", {{"invoke", "I"}, {"var", "V"}}, "the variable receiving a call's result");
+  rel("Throw", {{"var", "V"}}, "throw var");
+  rel("Catch", {{"var", "V"}, {"type", "T"}},
+      "a handler variable and a type it catches (Throwable for finally)");
+  // Strings, class constants, reflection, lambdas.
+  rel("StringConstant", {{"heap", "H"}}, "a heap object that is a string constant");
+  rel("ClassConstant", {{"var", "V"}, {"type", "T"}}, "var = type.class (ldc of a class)");
+  rel("ConcatArg", {{"heap", "H"}, {"index", "Z"}, {"var", "V"}},
+      "a string concatenation's dynamic argument at a recipe position");
+  rel("ConcatText", {{"heap", "H"}, {"index", "Z"}, {"text", "H"}},
+      "a string concatenation's constant text at a recipe position");
+  rel("ReflectiveCall", {{"invoke", "I"}, {"method", "M"}},
+      "a call site naming a method of java.lang.Class, java.lang.ClassLoader or java.lang.reflect");
+  rel("LambdaImpl", {{"heap", "H"}, {"method", "M"}},
+      "the implementation method of a lambda or method reference object");
+  rel("EntryMethod", {{"method", "M"}}, "where the program starts (the main method)");
+  return db;
+}
+
+}  // namespace refract::frontend

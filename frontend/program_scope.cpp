@@ -1,0 +1,108 @@
+#include "frontend/program_scope.hpp"
+
+#include <ostream>
+
+#include "frontend/fact_extractor.hpp"
+#include "frontend/format_error.hpp"
+#include "frontend/ir_builder.hpp"
+#include "frontend/names.hpp"
+
+namespace refract::frontend {
+
+namespace {
+
+void add_type(const JavaType& t, std::set<std::string>& out) {
+  if (t.base == BaseKind::kReference) out.insert(internal_name(JavaType::object(t.class_name)));
+}
+
+void add_descriptor(const MethodDescriptor& d, std::set<std::string>& out) {
+  for (const JavaType& p : d.parameters) add_type(p, out);
+  add_type(d.return_type, out);
+}
+
+}  // namespace
+
+std::vector<std::string> classes_named_by(const MethodIr& ir) {
+  std::set<std::string> out;
+  for (const JavaType& t : ir.types) add_type(t, out);
+  for (const FieldRef& f : ir.fields) {
+    add_type(f.owner, out);
+    add_type(f.type, out);
+  }
+  for (const MethodRef& m : ir.methods) {
+    add_type(m.owner, out);
+    add_descriptor(m.signature, out);
+  }
+  for (const MethodHandleInfo& h : ir.method_handles) add_type(h.owner, out);
+  for (const LambdaInfo& l : ir.lambdas) {
+    add_type(l.interface_type, out);
+    add_type(l.implementation.owner, out);
+    for (const JavaType& marker : l.marker_interfaces) add_type(marker, out);
+  }
+  for (const CatchClause& c : ir.catches) {
+    for (const JavaType& t : c.types) add_type(t, out);
+  }
+  return {out.begin(), out.end()};
+}
+
+ProgramScope::ProgramScope(ClassHierarchy& hierarchy, bool skip_bad_classes)
+    : hierarchy_(hierarchy), skip_bad_classes_(skip_bad_classes) {
+  hierarchy_.set_skip_bad_classes(skip_bad_classes);
+}
+
+void ProgramScope::add_root(std::string internal_name) {
+  enqueue(internal_name, {});
+}
+
+void ProgramScope::enqueue(std::string_view name, std::string_view referrer) {
+  if (phantoms_.count(name) != 0) {
+    hierarchy_.note_reference(name, referrer);  // every referrer of a phantom is listed
+    return;
+  }
+  if (!seen_.emplace(name).second) return;
+  if (!referrer.empty() && hierarchy_.note_reference(name, referrer)) {
+    phantoms_.emplace(name);
+    return;
+  }
+  queue_.emplace_back(name);
+}
+
+void ProgramScope::run(const Visitor& visit, std::ostream* progress) {
+  for (std::size_t next = 0; next < queue_.size(); ++next) {
+    const std::string name = queue_[next];
+    const ClassFile* cls = hierarchy_.find(name);
+    if (cls == nullptr) {
+      hierarchy_.note_reference(name, "(root)");
+      continue;
+    }
+    std::vector<MethodIr> methods;
+    try {
+      for (const MethodInfo& method : cls->methods)
+        methods.push_back(build_method_ir(*cls, method));
+    } catch (const ClassFormatError& e) {
+      if (!skip_bad_classes_) throw;
+      untranslated_.push_back({name, e.what()});
+      continue;
+    }
+    ++visited_;
+    if (cls->super_class) enqueue(*cls->super_class, cls->this_class);
+    for (const std::string& i : cls->interfaces) enqueue(i, cls->this_class);
+    for (const MethodIr& ir : methods) {
+      const std::string referrer = soot_method_signature(cls->this_class, ir.name, ir.signature);
+      for (const std::string& named : classes_named_by(ir)) enqueue(named, referrer);
+    }
+    visit(*cls, methods);
+    if (progress != nullptr && visited_ % 1000 == 0) {
+      *progress << "[facts] " << visited_ << " classes read, " << queue_.size() - next - 1
+                << " queued, " << hierarchy_.phantom_count() << " phantoms\n";
+    }
+  }
+}
+
+std::vector<SkippedClass> ProgramScope::skipped() const {
+  std::vector<SkippedClass> all = hierarchy_.skipped_classes();
+  all.insert(all.end(), untranslated_.begin(), untranslated_.end());
+  return all;
+}
+
+}  // namespace refract::frontend

@@ -1,0 +1,53 @@
+// Which classes a run of `refract facts` reads: every class reachable by name from the roots
+// (the main class, or every class of the class path under --all), following superclasses,
+// superinterfaces and every class a method body names (types it allocates, casts to or
+// catches, owners and descriptor types of the fields and methods it uses, lambda interfaces
+// and implementations). Classes are read as the walk reaches them; a name that is not on the
+// class path is a phantom of the hierarchy, listed with the methods that referred to it.
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "frontend/hierarchy.hpp"
+#include "frontend/ir.hpp"
+
+namespace refract::frontend {
+
+// Every class `ir` names, in internal form ("a/B"; arrays by their element class), each once.
+std::vector<std::string> classes_named_by(const MethodIr& ir);
+
+class ProgramScope {
+ public:
+  using Visitor = std::function<void(const ClassFile&, const std::vector<MethodIr>&)>;
+
+  // With `skip_bad_classes`, a class that fails to parse or translate is listed in skipped()
+  // and left out; otherwise its error (an InputError naming file and offset) ends the walk.
+  ProgramScope(ClassHierarchy& hierarchy, bool skip_bad_classes);
+
+  void add_root(std::string internal_name);
+  // Walks breadth first from the roots; `visit` sees each class once with the IR of all its
+  // methods. `progress` (may be null) gets a line every 1,000 classes.
+  void run(const Visitor& visit, std::ostream* progress);
+
+  std::size_t visited() const { return visited_; }
+  // Classes left out under skip_bad_classes: the hierarchy's parse failures, then the
+  // classes whose methods did not translate.
+  std::vector<SkippedClass> skipped() const;
+
+ private:
+  void enqueue(std::string_view name, std::string_view referrer);
+
+  ClassHierarchy& hierarchy_;
+  bool skip_bad_classes_;
+  std::vector<std::string> queue_;
+  std::set<std::string, std::less<>> seen_;
+  std::set<std::string, std::less<>> phantoms_;
+  std::size_t visited_ = 0;
+  std::vector<SkippedClass> untranslated_;
+};
+
+}  // namespace refract::frontend
