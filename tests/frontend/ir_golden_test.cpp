@@ -20,7 +20,7 @@ const std::filesystem::path kGoldenDir =
 
 struct Golden {
   std::string file;
-  std::string cls;
+  std::vector<std::string> classes;  // printed in this order
   std::vector<std::string> methods;  // empty: all, in class file order
 };
 
@@ -30,14 +30,16 @@ void PrintTo(const Golden& golden, std::ostream* out) {
 }
 
 std::string printed(const Golden& golden) {
-  const ClassFile cls = testing::fixture_class(golden.cls);
   std::ostringstream out;
-  for (const MethodInfo& m : cls.methods) {
-    if (!golden.methods.empty() &&
-        std::find(golden.methods.begin(), golden.methods.end(), m.name) == golden.methods.end()) {
-      continue;
+  for (const std::string& name : golden.classes) {
+    const ClassFile cls = testing::fixture_class(name);
+    for (const MethodInfo& m : cls.methods) {
+      if (!golden.methods.empty() &&
+          std::find(golden.methods.begin(), golden.methods.end(), m.name) == golden.methods.end()) {
+        continue;
+      }
+      print_method_ir(out, build_method_ir(cls, m));
     }
-    print_method_ir(out, build_method_ir(cls, m));
   }
   return out.str();
 }
@@ -79,12 +81,26 @@ TEST_P(IrGoldenTest, MatchesGoldenFile) {
 INSTANTIATE_TEST_SUITE_P(
     Fixtures, IrGoldenTest,
     ::testing::Values(
-        Golden{"Simple.ir", "ir/Simple", {}},
-        Golden{"Lambdas.ir", "ir/Lambdas", {"captureThisAndLocal", "lambda$captureThisAndLocal$1"}},
-        Golden{"TryCatch.ir", "ir/TryCatch", {"withFinally", "multiCatch"}},
-        Golden{"Arrays.ir", "ir/Arrays", {"cube", "sum"}},
-        Golden{"SlotReuse.ir", "ir/SlotReuse", {"reuse"}},
-        Golden{"Switches.ir", "ir/Switches", {"onEnum"}}, Golden{"Wide.ir", "ir/Wide", {"mix"}}),
+        Golden{"Simple.ir", {"ir/Simple"}, {}},
+        Golden{
+            "Lambdas.ir", {"ir/Lambdas"}, {"captureThisAndLocal", "lambda$captureThisAndLocal$1"}},
+        Golden{
+            "MethodRefs.ir",
+            {"ir/Lambdas"},
+            {"noCapture", "staticRef", "boundRef", "unboundRef", "constructorRef", "serializable"}},
+        Golden{"TryCatch.ir", {"ir/TryCatch"}, {"withFinally", "multiCatch"}},
+        Golden{"Arrays.ir", {"ir/Arrays"}, {"cube", "sum"}},
+        Golden{"SlotReuse.ir", {"ir/SlotReuse"}, {"reuse"}},
+        Golden{"Switches.ir", {"ir/Switches"}, {"onEnum"}},
+        Golden{"StringSwitch.ir", {"ir/Switches"}, {"onString"}},
+        Golden{"EnumSwitchMap.ir", {"ir/Switches$1", "ir/Switches$Color"}, {}},
+        Golden{"Wide.ir", {"ir/Wide"}, {"mix"}}, Golden{"Concat.ir", {"ir/Concat"}, {}},
+        Golden{"Nested.ir",
+               {"ir/Nested", "ir/Nested$StaticNested", "ir/Nested$Inner", "ir/Nested$1",
+                "ir/Nested$1Local"},
+               {}},
+        Golden{"Record.ir", {"ir/Point"}, {}}, Golden{"Interface.ir", {"ir/Shape"}, {}},
+        Golden{"Bridge.ir", {"ir/Bridge"}, {}}, Golden{"StaticInit.ir", {"ir/StaticInit"}, {}}),
     [](const ::testing::TestParamInfo<Golden>& info) {
       return info.param.file.substr(0, info.param.file.find('.'));
     });
