@@ -167,6 +167,10 @@ void Engine::State::load_inputs() {
 void Engine::State::plan_rules() {
   for (const Rule& rule : program.rules) {
     plans.push_back(plan_rule(rule, shapes, *space));
+    if (progress()) {
+      for (const std::string& warning : plans.back().absent_constants)
+        *progress() << warning << '\n';
+    }
     RuleProfile profile;
     profile.rule_text = rule.text;
     profile.where = rule.where;

@@ -39,6 +39,7 @@ class RulePlanner {
     for (const auto& [name, info] : variables_) {
       plan.variable_instances.push_back(name + ":" + space_.physical(*info.instance).name);
     }
+    plan.absent_constants = std::move(absent_);
     return plan;
   }
 
@@ -243,6 +244,26 @@ class RulePlanner {
     return *value;
   }
 
+  // A constant of the body: nullopt for a quoted name absent from the map, which then
+  // matches nothing; numbers out of range and domains without a map stay errors.
+  std::optional<std::uint64_t> body_constant_value(const Term& t, rel::DomainId domain) const {
+    const rel::LogicalDomain& d = space_.domain(domain);
+    if (t.kind == Term::Kind::kName && d.map) {
+      std::optional<std::uint64_t> value;
+      try {
+        value = d.map->find(t.text);
+      } catch (const std::invalid_argument& e) {
+        fail(t.where, e.what());
+      }
+      if (!value) {
+        absent_.push_back(t.where.to_string() + ": warning: \"" + t.text +
+                          "\" is not an element of domain " + d.name + "; it matches nothing");
+      }
+      return value;
+    }
+    return constant_value(t, domain);
+  }
+
   Bdd variable_set(const std::set<std::string>& vars) const {
     std::vector<PhysicalId> ids;
     for (const std::string& v : vars) ids.push_back(*variables_.at(v).instance);
@@ -292,7 +313,11 @@ class RulePlanner {
           break;
         case Term::Kind::kNumber:
         case Term::Kind::kName:
-          select &= block.equals_constant(constant_value(t, space_.physical(p).domain));
+          if (const auto k = body_constant_value(t, space_.physical(p).domain)) {
+            select &= block.equals_constant(*k);
+          } else {
+            select = Bdd::zero();
+          }
           drop.push_back(p);
           break;
       }
@@ -367,6 +392,13 @@ class RulePlanner {
           step.subtract = true;
           break;
       }
+      return step;
+    }
+    if (op == CompareOp::kEq || op == CompareOp::kNe) {
+      // x = "absent" never holds; x != "absent" always does.
+      const std::optional<std::uint64_t> k = body_constant_value(*right, a.domain);
+      step.constraint = k ? a.block.equals_constant(*k) : Bdd::zero();
+      step.subtract = op == CompareOp::kNe;
       return step;
     }
     const std::uint64_t k = constant_value(*right, a.domain);
@@ -477,7 +509,8 @@ class RulePlanner {
   const std::vector<PlannedRelation>& relations_;
   const rel::DomainSpace& space_;
   std::map<std::string, VariableInfo> variables_;
-  std::vector<std::size_t> order_;  // body literal indices in evaluation order
+  std::vector<std::size_t> order_;           // body literal indices in evaluation order
+  mutable std::vector<std::string> absent_;  // warnings of body_constant_value
 };
 
 }  // namespace

@@ -50,6 +50,9 @@ struct RulePlan {
   std::shared_ptr<bdd::VarPermutation> head_rename;  // rule instances -> head instances
   bdd::Bdd head_extra;                               // head constants, repeated head variables, '*'
   std::vector<std::string> variable_instances;       // "x:V1" per variable, for --stats
+  // "FILE:LINE:COL: warning: ..." for each quoted body constant absent from its domain's map:
+  // such an atom matches nothing (a model of a method the program never names is harmless).
+  std::vector<std::string> absent_constants;
 };
 
 struct PlannedRelation {
@@ -58,7 +61,9 @@ struct PlannedRelation {
 };
 
 // Throws InputError (at the rule) when the order lacks an instance the rule
-// needs or a quoted constant is not in its domain's map.
+// needs or a quoted constant of the head is not in its domain's map. A quoted
+// constant of the body that is not in the map makes its atom or equality
+// match nothing (an extension of bddbddb's language, noted in absent_constants).
 RulePlan plan_rule(const Rule& rule, const std::vector<PlannedRelation>& relations,
                    const rel::DomainSpace& space);
 
