@@ -141,7 +141,15 @@ void Engine::State::load_inputs() {
     const auto start = Clock::now();
     std::filesystem::path file;
     try {
-      if (decl.has(RelationFlag::kInputTuples)) {
+      if (const auto built = options.built_inputs.find(r.name());
+          built != options.built_inputs.end()) {
+        if (!decl.has(RelationFlag::kInput)) {
+          throw InputError(decl.where, "relation " + r.name() +
+                                           " is built by the caller and must be declared input");
+        }
+        file = "(built) " + r.name();
+        built->second(r);
+      } else if (decl.has(RelationFlag::kInputTuples)) {
         file = options.input_dir / (r.name() + ".tuples");
         rel::read_tuples(file, r);
       } else if (decl.has(RelationFlag::kInput)) {

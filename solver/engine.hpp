@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <iosfwd>
 #include <memory>
 #include <optional>
@@ -26,6 +27,10 @@ struct EngineOptions {
   bdd::ManagerSettings bdd;              // node table and cache (overrides applied by caller)
   std::ostream* progress = nullptr;      // stratum/iteration/size/node lines; null = quiet
   bool profile = false;                  // count each rule's result (costs a count per evaluation)
+  // Relations declared `input` whose BDD a caller builds instead of reading NAME.bdd: e.g.
+  // the context constructors of a points-to flavour, made of bit equalities. The builder
+  // gets the empty relation, laid out in the chosen order, and sets its BDD.
+  std::map<std::string, std::function<void(rel::Relation&)>> built_inputs;
 };
 
 // Per-rule profile, reported by --stats.

@@ -1,0 +1,155 @@
+#include "pointsto/context_constructors.hpp"
+
+#include <string>
+
+#include "bdd/bit_block.hpp"
+#include "relations/tuple_io.hpp"
+#include "support/error.hpp"
+
+namespace refract::pointsto {
+
+namespace {
+
+using bdd::Bdd;
+using bdd::BitBlock;
+
+// The blocks of a relation's attributes, checked against the expected domains.
+std::vector<BitBlock> attribute_blocks(const rel::Relation& r,
+                                       const std::vector<std::string>& domains) {
+  const rel::DomainSpace& space = r.space();
+  bool matches = r.arity() == domains.size();
+  for (std::size_t a = 0; matches && a < domains.size(); ++a) {
+    matches = space.domain(r.attributes()[a].domain).name == domains[a];
+  }
+  if (!matches) {
+    std::string expected;
+    for (const std::string& d : domains) expected += (expected.empty() ? "" : ", ") + d;
+    throw InputError({r.name()}, "a context constructor must have attributes of domains (" +
+                                     expected + ") in that order");
+  }
+  std::vector<BitBlock> blocks;
+  for (const rel::Attribute& a : r.attributes()) blocks.push_back(space.physical(a.physical).block);
+  return blocks;
+}
+
+// Field `f` of a context block: its presence bit, then the element's bits.
+BitBlock field(const BitBlock& context, unsigned field_bits, unsigned f) {
+  const auto begin = context.vars.begin() + static_cast<std::ptrdiff_t>(f * field_bits);
+  return BitBlock{{begin, begin + field_bits}};
+}
+
+BitBlock value_bits(const BitBlock& field) {
+  return BitBlock{{field.vars.begin() + 1, field.vars.end()}};
+}
+
+Bdd present(const BitBlock& field) {
+  return Bdd::variable(field.vars.front());
+}
+
+// Field `f` of `context` holds the element in `element`.
+Bdd field_holds(const BitBlock& context, unsigned field_bits, unsigned f, const BitBlock& element) {
+  const BitBlock target = field(context, field_bits, f);
+  return present(target) & bdd::equal_blocks(value_bits(target), element);
+}
+
+// Fields [from, end) of `to` copy fields [0, ...) of `source` while `source` has fields;
+// the rest of `to` is empty.
+Bdd shifted_copy(const BitBlock& to, unsigned to_fields, unsigned from, const BitBlock& source,
+                 unsigned source_fields, unsigned field_bits) {
+  Bdd out = Bdd::one();
+  for (unsigned f = from; f < to_fields; ++f) {
+    const BitBlock target = field(to, field_bits, f);
+    const unsigned s = f - from;
+    out &= s < source_fields ? bdd::equal_blocks(target, field(source, field_bits, s))
+                             : target.equals_constant(0);
+  }
+  return out;
+}
+
+}  // namespace
+
+void ContextConstructors::build_record(rel::Relation& r) const {
+  const auto blocks = attribute_blocks(r, {"H", "C", "HC"});
+  const BitBlock& ctx = blocks[1];
+  const BitBlock& hctx = blocks[2];
+  if (flavour.heap_depth == 0) {
+    r.set_bdd(hctx.equals_constant(0) & (flavour.depth == 0 ? ctx.equals_constant(0) : Bdd::one()));
+    return;
+  }
+  // The heap context is the allocating context cut to the heap depth.
+  r.set_bdd(shifted_copy(hctx, flavour.heap_depth, 0, ctx, flavour.depth, layout.field_bits));
+}
+
+void ContextConstructors::build_merge(rel::Relation& r) const {
+  const auto blocks = attribute_blocks(r, {"H", "HC", "I", "C", "C"});
+  const BitBlock& heap = blocks[0];
+  const BitBlock& hctx = blocks[1];
+  const BitBlock& invoke = blocks[2];
+  const BitBlock& ctx = blocks[3];
+  const BitBlock& callee = blocks[4];
+  const unsigned k = flavour.depth;
+  const unsigned bits = layout.field_bits;
+  switch (flavour.kind) {
+    case ContextKind::kInsensitive:
+      r.set_bdd(ctx.equals_constant(0) & callee.equals_constant(0) & hctx.equals_constant(0));
+      return;
+    case ContextKind::kCall:
+      // The call site, then the caller's context shifted by one.
+      r.set_bdd(field_holds(callee, bits, 0, invoke) & shifted_copy(callee, k, 1, ctx, k, bits));
+      return;
+    case ContextKind::kObject:
+      // The receiver object, then its heap context.
+      r.set_bdd(field_holds(callee, bits, 0, heap) &
+                shifted_copy(callee, k, 1, hctx, flavour.heap_depth, bits));
+      return;
+    case ContextKind::kType: {
+      // The class that allocated the receiver, then the receiver's heap context: the
+      // (heap, class) pairs, moved onto the first field by a product over a T instance.
+      const rel::DomainSpace& space = r.space();
+      const auto t_domain = space.find_domain("T");
+      const auto t_instance = t_domain ? space.find_physical(*t_domain, 0) : std::nullopt;
+      if (!t_instance) throw InputError({r.name()}, "K-type contexts need the domain T");
+      rel::Relation pairs(space, "HeapClass",
+                          {{"heap", r.attributes()[0].domain, r.attributes()[0].physical},
+                           {"type", *t_domain, *t_instance}});
+      std::vector<std::vector<std::uint64_t>> tuples;
+      for (const auto& [h, t] : heap_classes) tuples.push_back({h, t});
+      const Bdd heap_class = rel::bdd_from_tuples(pairs, std::move(tuples));
+      const BitBlock& type = space.physical(*t_instance).block;
+      const Bdd first =
+          heap_class.and_exists(field_holds(callee, bits, 0, type), type.variable_set());
+      r.set_bdd(first & shifted_copy(callee, k, 1, hctx, flavour.heap_depth, bits));
+      return;
+    }
+    case ContextKind::kCloning:
+      break;
+  }
+  throw InputError({r.name()}, "flavour " + flavour.name + " has no Merge constructor");
+}
+
+void ContextConstructors::build_merge_static(rel::Relation& r) const {
+  const auto blocks = attribute_blocks(r, {"I", "C", "C"});
+  const BitBlock& invoke = blocks[0];
+  const BitBlock& ctx = blocks[1];
+  const BitBlock& callee = blocks[2];
+  const unsigned k = flavour.depth;
+  switch (flavour.kind) {
+    case ContextKind::kInsensitive:
+      r.set_bdd(ctx.equals_constant(0) & callee.equals_constant(0));
+      return;
+    case ContextKind::kCall:
+      r.set_bdd(field_holds(callee, layout.field_bits, 0, invoke) &
+                shifted_copy(callee, k, 1, ctx, k, layout.field_bits));
+      return;
+    case ContextKind::kObject:
+    case ContextKind::kType:
+      // A static call has no receiver: the callee runs in its caller's context.
+      r.set_bdd(bdd::equal_blocks(callee, ctx));
+      return;
+    case ContextKind::kCloning:
+      break;
+  }
+  throw InputError({r.name()}, "flavour " + flavour.name + " has no MergeStatic constructor");
+}
+
+}  // namespace refract::pointsto

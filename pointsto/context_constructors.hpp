@@ -1,0 +1,32 @@
+// The constructor relations a context flavour supplies to the points-to rules
+// (pointsto/rules/), built as BDDs of bit equalities over the fields of C and HC rather than
+// as tuples: their size does not grow with the number of contexts.
+//   Record(heap : H, ctx : C, hctx : HC)            heap context of an allocation
+//   Merge(heap : H, hctx : HC, invoke : I, ctx : C, calleeCtx : C)
+//                                                   callee context of an instance call
+//   MergeStatic(invoke : I, ctx : C, calleeCtx : C) callee context of a static call
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "pointsto/context_flavour.hpp"
+#include "relations/relation.hpp"
+
+namespace refract::pointsto {
+
+struct ContextConstructors {
+  ContextFlavour flavour;
+  ContextLayout layout;
+  // K-type: (heap, type) pairs, the class declaring the method that allocates each heap object.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> heap_classes;
+
+  // Each sets the BDD of an empty relation declared with the attributes above (in that
+  // order); InputError naming the relation if its attributes have other domains.
+  void build_record(rel::Relation& r) const;
+  void build_merge(rel::Relation& r) const;
+  void build_merge_static(rel::Relation& r) const;
+};
+
+}  // namespace refract::pointsto

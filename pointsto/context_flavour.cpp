@@ -1,0 +1,101 @@
+#include "pointsto/context_flavour.hpp"
+
+#include <charconv>
+#include <optional>
+#include <string_view>
+
+#include "support/bit_width.hpp"
+#include "support/error.hpp"
+
+namespace refract::pointsto {
+
+namespace {
+
+constexpr unsigned kMaxDepth = 4;
+constexpr unsigned kMaxContextBits = 62;
+
+[[noreturn]] void bad_flavour(const std::string& option, const std::string& text,
+                              const std::string& why) {
+  throw InputError({option}, "unknown context flavour \"" + text + "\": " + why +
+                                 " (expected insens, K-call, K-obj or K-type with K = 1.." +
+                                 std::to_string(kMaxDepth) + ", optionally +H or +JH, or cloning)");
+}
+
+// A number 1..max at the start of `text`; sets `rest` to what follows.
+std::optional<unsigned> leading_number(std::string_view text, std::string_view& rest) {
+  unsigned value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end == text.data()) return std::nullopt;
+  rest = text.substr(static_cast<std::size_t>(end - text.data()));
+  return value;
+}
+
+}  // namespace
+
+ContextFlavour parse_context_flavour(const std::string& text, const std::string& option) {
+  ContextFlavour flavour;
+  flavour.name = text;
+  if (text == "insens") return flavour;
+  if (text == "cloning") {
+    flavour.kind = ContextKind::kCloning;
+    return flavour;
+  }
+  std::string_view rest;
+  const std::optional<unsigned> depth = leading_number(text, rest);
+  if (!depth) bad_flavour(option, text, "no depth");
+  if (*depth < 1 || *depth > kMaxDepth) {
+    bad_flavour(option, text,
+                "depth " + std::to_string(*depth) + " is outside 1.." + std::to_string(kMaxDepth));
+  }
+  flavour.depth = *depth;
+  const std::size_t plus = rest.find('+');
+  const std::string_view kind = rest.substr(0, plus);
+  if (kind == "-call") {
+    flavour.kind = ContextKind::kCall;
+  } else if (kind == "-obj") {
+    flavour.kind = ContextKind::kObject;
+  } else if (kind == "-type") {
+    flavour.kind = ContextKind::kType;
+  } else {
+    bad_flavour(option, text, "unknown kind \"" + std::string(kind) + "\"");
+  }
+  if (plus == std::string_view::npos) return flavour;
+  std::string_view heap = rest.substr(plus + 1);
+  if (heap == "H") {
+    flavour.heap_depth = flavour.depth - 1;
+    if (flavour.heap_depth == 0) bad_flavour(option, text, "+H needs K >= 2 (use +1H)");
+    return flavour;
+  }
+  std::string_view after;
+  const std::optional<unsigned> heap_depth = leading_number(heap, after);
+  if (!heap_depth || after != "H") bad_flavour(option, text, "heap context must be +H or +JH");
+  if (*heap_depth < 1 || *heap_depth > flavour.depth) {
+    bad_flavour(option, text,
+                "heap context depth " + std::to_string(*heap_depth) + " is outside 1.." +
+                    std::to_string(flavour.depth));
+  }
+  flavour.heap_depth = *heap_depth;
+  return flavour;
+}
+
+ContextLayout context_layout(const ContextFlavour& flavour, std::uint64_t element_count,
+                             const std::string& option) {
+  ContextLayout layout;
+  if (flavour.depth == 0) return layout;
+  layout.field_bits = 1 + bits_for_size(element_count);
+  const unsigned context_bits = flavour.depth * layout.field_bits;
+  if (context_bits > kMaxContextBits) {
+    throw InputError({option}, flavour.name + " needs " + std::to_string(context_bits) +
+                                   " bits per context (" + std::to_string(flavour.depth) +
+                                   " fields of " + std::to_string(layout.field_bits) +
+                                   "), more than the " + std::to_string(kMaxContextBits) +
+                                   " refract encodes");
+  }
+  layout.context_size = std::uint64_t{1} << context_bits;
+  if (flavour.heap_depth > 0) {
+    layout.heap_context_size = std::uint64_t{1} << (flavour.heap_depth * layout.field_bits);
+  }
+  return layout;
+}
+
+}  // namespace refract::pointsto

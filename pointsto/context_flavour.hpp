@@ -1,0 +1,46 @@
+// The context flavours of `refract analyze --context`: what a context is made of (call sites,
+// receiver objects, or the classes that allocated them), how deep contexts and heap contexts
+// go, and how many bits each takes once laid out as fields of the C and HC domains.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace refract::pointsto {
+
+enum class ContextKind {
+  kInsensitive,  // one context
+  kCall,         // the last K call sites
+  kObject,       // the receiver's allocation site and its heap context (Milanova et al.)
+  kType,         // the classes declaring the methods that allocated the receivers
+  kCloning,      // every acyclic call path (Whaley and Lam, PLDI 2004)
+};
+
+struct ContextFlavour {
+  ContextKind kind = ContextKind::kInsensitive;
+  unsigned depth = 0;       // K: fields of a method context
+  unsigned heap_depth = 0;  // fields of a heap context: K-1 with +H, J with +JH, else 0
+  std::string name;         // as given, normalised ("2-obj+H")
+};
+
+// Parses "insens", "K-call", "K-obj", "K-type" (K = 1..4) with an optional "+H" (heap
+// context depth K-1) or "+JH" (depth J, 1 <= J <= K), and "cloning". InputError on anything
+// else, naming `option`.
+ContextFlavour parse_context_flavour(const std::string& text, const std::string& option);
+
+// How contexts are laid out as bits: each field is a presence bit followed by the element's
+// number, so an unfilled field (all zero) differs from element 0; field 0 is the most
+// recent element and the most significant bits of the domain.
+struct ContextLayout {
+  unsigned field_bits = 0;              // 1 + bits of the element domain
+  std::uint64_t context_size = 1;       // size of domain C: 2^(K * field_bits), or 1
+  std::uint64_t heap_context_size = 1;  // size of domain HC
+};
+
+// The layout for `flavour` given the number of elements of the domain its fields hold
+// (invocation sites, heap objects or types). InputError naming `option` when a context would
+// need more than 62 bits, the largest domain refract encodes.
+ContextLayout context_layout(const ContextFlavour& flavour, std::uint64_t element_count,
+                             const std::string& option);
+
+}  // namespace refract::pointsto

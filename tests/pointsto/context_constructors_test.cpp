@@ -1,0 +1,229 @@
+// The context constructors of each flavour, checked tuple by tuple against a plain model of
+// contexts as lists of elements, on domains small enough to enumerate every tuple.
+#include "pointsto/context_constructors.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bdd/var_order.hpp"
+#include "relations/domain_space.hpp"
+#include "support/error.hpp"
+
+namespace refract::pointsto {
+namespace {
+
+using Tuple = std::vector<std::uint64_t>;
+// A context as its fields' raw bits, field 0 first: 0 is an empty field, a filled one is
+// its presence bit followed by the element. Raw bits, so that the model also says what
+// happens to bit patterns no run produces (absent with a non-zero value).
+using Fields = std::vector<std::uint64_t>;
+
+constexpr std::uint64_t kHeaps = 3;
+constexpr std::uint64_t kInvokes = 2;
+constexpr std::uint64_t kTypes = 2;
+
+Fields decode(std::uint64_t value, unsigned fields, unsigned field_bits) {
+  Fields out;
+  for (unsigned f = 0; f < fields; ++f) {
+    out.push_back((value >> ((fields - 1 - f) * field_bits)) &
+                  ((std::uint64_t{1} << field_bits) - 1));
+  }
+  return out;
+}
+
+std::uint64_t encode(const Fields& fields, unsigned field_bits) {
+  std::uint64_t value = 0;
+  for (const std::uint64_t f : fields) value = (value << field_bits) | f;
+  return value;
+}
+
+// The element `e` as a filled field.
+std::uint64_t filled(std::uint64_t e, unsigned field_bits) {
+  return (std::uint64_t{1} << (field_bits - 1)) | e;
+}
+
+// `head` (if any) then the fields of `from`, cut or padded with empty fields to `n`.
+Fields shifted(std::optional<std::uint64_t> head, const Fields& from, unsigned n) {
+  Fields out;
+  if (head) out.push_back(*head);
+  for (const std::uint64_t f : from) {
+    if (out.size() < n) out.push_back(f);
+  }
+  while (out.size() < n) out.push_back(0);
+  return out;
+}
+
+struct Space {
+  rel::DomainSpace space{bdd::ManagerSettings{200'000, 20'000}};
+  ContextConstructors constructors;
+
+  Space(const std::string& flavour_text, std::uint64_t element_count) {
+    constructors.flavour = parse_context_flavour(flavour_text, "--context");
+    constructors.layout = context_layout(constructors.flavour, element_count, "--context");
+    constructors.heap_classes = {{0, 1}, {1, 0}, {2, 1}};
+    for (const auto& [name, size] : std::vector<std::pair<std::string, std::uint64_t>>{
+             {"H", kHeaps},
+             {"I", kInvokes},
+             {"T", kTypes},
+             {"C", constructors.layout.context_size},
+             {"HC", constructors.layout.heap_context_size}}) {
+      space.add_domain(name, size);
+    }
+    space.lay_out(bdd::parse_var_order("H0_I0_T0_C0xC1_HC0", space.instance_names()));
+  }
+
+  rel::Relation relation(const std::string& name, const std::vector<std::string>& instances) {
+    std::vector<rel::Attribute> attributes;
+    for (std::size_t a = 0; a < instances.size(); ++a) {
+      const rel::PhysicalId p = *space.find_physical(instances[a]);
+      attributes.push_back({"a" + std::to_string(a), space.physical(p).domain, p});
+    }
+    return rel::Relation(space, name, attributes);
+  }
+
+  // Tuples of `r` whose values are inside their domains.
+  std::set<Tuple> tuples(const rel::Relation& r) const {
+    bdd::Bdd valid = r.bdd();
+    for (const rel::Attribute& a : r.attributes()) valid &= space.valid_values(a.physical);
+    rel::Relation restricted = r;
+    restricted.set_bdd(valid);
+    std::set<Tuple> out;
+    restricted.for_each_tuple(
+        [&](std::span<const std::uint64_t> t) { out.emplace(t.begin(), t.end()); });
+    return out;
+  }
+
+  unsigned k() const { return constructors.flavour.depth; }
+  unsigned h() const { return constructors.flavour.heap_depth; }
+  unsigned bits() const { return constructors.layout.field_bits; }
+};
+
+// The expected Merge tuples of a flavour, from the model.
+std::set<Tuple> expected_merge(const Space& s) {
+  std::set<Tuple> out;
+  const ContextKind kind = s.constructors.flavour.kind;
+  for (std::uint64_t heap = 0; heap < kHeaps; ++heap) {
+    for (std::uint64_t hctx = 0; hctx < s.constructors.layout.heap_context_size; ++hctx) {
+      for (std::uint64_t invoke = 0; invoke < kInvokes; ++invoke) {
+        for (std::uint64_t ctx = 0; ctx < s.constructors.layout.context_size; ++ctx) {
+          std::uint64_t callee = 0;
+          const Fields heap_fields = decode(hctx, s.h(), s.bits());
+          if (kind == ContextKind::kCall) {
+            callee = encode(shifted(filled(invoke, s.bits()), decode(ctx, s.k(), s.bits()), s.k()),
+                            s.bits());
+          } else if (kind == ContextKind::kObject) {
+            callee = encode(shifted(filled(heap, s.bits()), heap_fields, s.k()), s.bits());
+          } else if (kind == ContextKind::kType) {
+            const std::uint64_t type = heap == 1 ? 0 : 1;  // heap_classes above
+            callee = encode(shifted(filled(type, s.bits()), heap_fields, s.k()), s.bits());
+          } else if (ctx != 0 || hctx != 0) {
+            continue;  // insens: the one context
+          }
+          out.insert({heap, hctx, invoke, ctx, callee});
+        }
+      }
+    }
+  }
+  return out;
+}
+
+class ContextConstructorsTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ContextConstructorsTest, MergeMatchesTheModelOfContextsAsElementLists) {
+  const std::string flavour = GetParam();
+  const ContextKind kind = parse_context_flavour(flavour, "--context").kind;
+  Space s(flavour, kind == ContextKind::kCall   ? kInvokes
+                   : kind == ContextKind::kType ? kTypes
+                                                : kHeaps);
+  rel::Relation merge = s.relation("Merge", {"H0", "HC0", "I0", "C0", "C1"});
+  s.constructors.build_merge(merge);
+  EXPECT_EQ(s.tuples(merge), expected_merge(s));
+}
+
+TEST_P(ContextConstructorsTest, RecordKeepsTheFirstFieldsOfTheAllocatingContext) {
+  const std::string flavour = GetParam();
+  const ContextKind kind = parse_context_flavour(flavour, "--context").kind;
+  Space s(flavour, kind == ContextKind::kCall   ? kInvokes
+                   : kind == ContextKind::kType ? kTypes
+                                                : kHeaps);
+  rel::Relation record = s.relation("Record", {"H0", "C0", "HC0"});
+  s.constructors.build_record(record);
+  std::set<Tuple> expected;
+  for (std::uint64_t heap = 0; heap < kHeaps; ++heap) {
+    for (std::uint64_t ctx = 0; ctx < s.constructors.layout.context_size; ++ctx) {
+      const Fields fields = decode(ctx, s.k(), s.bits());
+      const std::uint64_t hctx = encode(shifted(std::nullopt, fields, s.h()), s.bits());
+      expected.insert({heap, ctx, hctx});
+    }
+  }
+  EXPECT_EQ(s.tuples(record), expected);
+}
+
+TEST_P(ContextConstructorsTest, MergeStaticPushesTheCallSiteOrKeepsTheContext) {
+  const std::string flavour = GetParam();
+  const ContextKind kind = parse_context_flavour(flavour, "--context").kind;
+  Space s(flavour, kind == ContextKind::kCall   ? kInvokes
+                   : kind == ContextKind::kType ? kTypes
+                                                : kHeaps);
+  rel::Relation merge = s.relation("MergeStatic", {"I0", "C0", "C1"});
+  s.constructors.build_merge_static(merge);
+  std::set<Tuple> expected;
+  for (std::uint64_t invoke = 0; invoke < kInvokes; ++invoke) {
+    for (std::uint64_t ctx = 0; ctx < s.constructors.layout.context_size; ++ctx) {
+      const std::uint64_t callee =
+          kind == ContextKind::kCall
+              ? encode(shifted(filled(invoke, s.bits()), decode(ctx, s.k(), s.bits()), s.k()),
+                       s.bits())
+              : ctx;
+      expected.insert({invoke, ctx, callee});
+    }
+  }
+  EXPECT_EQ(s.tuples(merge), expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(Flavours, ContextConstructorsTest,
+                         ::testing::Values("insens", "1-call", "2-call", "2-call+1H", "1-obj",
+                                           "2-obj", "2-obj+H", "3-obj+2H", "1-type", "2-type+H"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string name = info.param;
+                           std::replace_if(
+                               name.begin(), name.end(),
+                               [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); },
+                               '_');
+                           return name;
+                         });
+
+TEST(ContextFlavourTest, ParsesDepthsAndHeapContexts) {
+  EXPECT_EQ(parse_context_flavour("2-obj+H", "--context").heap_depth, 1U);
+  EXPECT_EQ(parse_context_flavour("3-obj+2H", "--context").heap_depth, 2U);
+  EXPECT_EQ(parse_context_flavour("4-type", "--context").depth, 4U);
+  EXPECT_EQ(parse_context_flavour("cloning", "--context").kind, ContextKind::kCloning);
+}
+
+TEST(ContextFlavourTest, RejectsUnknownFlavoursNamingTheOption) {
+  for (const char* bad : {"", "0-call", "5-obj", "2-objs", "2-obj+", "2-obj+3H", "1-call+H",
+                          "2-obj+0H", "k-obj", "insensitive", "2-obj+HH"}) {
+    SCOPED_TRACE(bad);
+    try {
+      parse_context_flavour(bad, "--context");
+      ADD_FAILURE() << "accepted";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.where().file, "--context");
+      EXPECT_NE(std::string(e.what()).find("unknown context flavour"), std::string::npos);
+    }
+  }
+}
+
+TEST(ContextFlavourTest, ContextWiderThan62BitsIsAnError) {
+  const ContextFlavour flavour = parse_context_flavour("4-call", "--context");
+  EXPECT_NO_THROW(context_layout(flavour, std::uint64_t{1} << 14, "--context"));
+  EXPECT_THROW(context_layout(flavour, std::uint64_t{1} << 16, "--context"), InputError);
+}
+
+}  // namespace
+}  // namespace refract::pointsto
