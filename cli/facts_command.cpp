@@ -7,11 +7,10 @@
 
 #include "cli/class_path_options.hpp"
 #include "cli/commands.hpp"
+#include "cli/program_facts.hpp"
 #include "frontend/fact_database.hpp"
 #include "frontend/fact_extractor.hpp"
 #include "frontend/hierarchy.hpp"
-#include "frontend/names.hpp"
-#include "frontend/program_scope.hpp"
 #include "support/atomic_file.hpp"
 #include "support/error.hpp"
 #include "support/json.hpp"
@@ -68,35 +67,6 @@ std::optional<FactsArguments> parse_arguments(int argc, char** argv) {
   if (vm.count("stats")) args.stats = vm["stats"].as<std::string>();
   args.quiet = vm.count("quiet") != 0;
   return args;
-}
-
-std::string internal_form(std::string name) {
-  for (char& c : name) {
-    if (c == '.') c = '/';
-  }
-  return name;
-}
-
-// The entry point of --main: public static void main(String[]) of the class itself.
-std::string main_method(frontend::ClassHierarchy& hierarchy, const std::string& main_class) {
-  const std::string name = internal_form(main_class);
-  const frontend::ClassFile* cls = hierarchy.find(name);
-  if (cls == nullptr) {
-    // Under --skip-bad-classes a main class that failed to parse is absent too: say why.
-    for (const frontend::SkippedClass& s : hierarchy.skipped_classes()) {
-      if (s.name == name) {
-        throw InputError({"--main"}, "class " + main_class + " cannot be read: " + s.message);
-      }
-    }
-    throw InputError({"--main"}, "class " + main_class + " is not on the class path");
-  }
-  for (const frontend::MethodInfo& m : cls->methods) {
-    if (m.name == "main" && m.descriptor == "([Ljava/lang/String;)V" &&
-        (m.access_flags & frontend::access::kStatic) != 0) {
-      return frontend::soot_method_signature(name, m.name, m.descriptor);
-    }
-  }
-  throw InputError({"--main"}, "class " + main_class + " has no static main(String[]) method");
 }
 
 void write_sites(std::ostream& out, const char* key,
@@ -158,23 +128,11 @@ int run_facts(const FactsArguments& args) {
   std::ostream* progress = args.quiet ? nullptr : &std::cerr;
   check_output_directory(args.out);
   if (args.stats && *args.stats != "-") check_output_file(*args.stats, args.out);
-  frontend::ClassPath path = open_class_path(args.class_path);
-  frontend::ClassHierarchy hierarchy(path);
-  frontend::ProgramScope scope(hierarchy, args.class_path.skip_bad_classes);
-  frontend::FactExtractor extractor(hierarchy);
-  if (args.main_class) {
-    extractor.add_entry(main_method(hierarchy, *args.main_class));
-    scope.add_root(internal_form(*args.main_class));
-  } else {
-    for (const std::string& name : path.class_names(false)) scope.add_root(name);
-  }
-  scope.run(
-      [&](const frontend::ClassFile& cls, const std::vector<frontend::MethodIr>& methods) {
-        extractor.add_class(cls, methods);
-      },
-      progress);
-  extractor.finish();
-  const auto skipped = scope.skipped();
+  const std::unique_ptr<ExtractedProgram> program =
+      extract_program(args.class_path, args.main_class, progress);
+  const frontend::FactExtractor& extractor = *program->extractor;
+  const frontend::ClassHierarchy& hierarchy = *program->hierarchy;
+  const auto& skipped = program->skipped;
   for (const frontend::SkippedClass& s : skipped) std::cerr << "skipped: " << s.message << '\n';
   frontend::write_fact_database(extractor.facts(), args.out);
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();

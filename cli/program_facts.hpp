@@ -1,0 +1,35 @@
+// Reading a program for `refract facts` and `refract analyze`: the class path, every class
+// reachable by name from the main class (or all of them), and the facts extracted from them.
+#pragma once
+
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/class_path_options.hpp"
+#include "frontend/class_path.hpp"
+#include "frontend/fact_extractor.hpp"
+#include "frontend/hierarchy.hpp"
+
+namespace refract::cli {
+
+struct ExtractedProgram {
+  std::unique_ptr<frontend::ClassPath> path;
+  std::unique_ptr<frontend::ClassHierarchy> hierarchy;
+  std::unique_ptr<frontend::FactExtractor> extractor;
+  std::vector<frontend::SkippedClass> skipped;
+};
+
+// `main_class` (a binary name with dots) selects the classes reachable from it and makes its
+// main(String[]) the entry; without it, every class of the class path (not the JDK's) is a
+// root. InputError for a missing main class or method, and for bad classes unless skipped.
+std::unique_ptr<ExtractedProgram> extract_program(const ClassPathArguments& class_path,
+                                                  const std::optional<std::string>& main_class,
+                                                  std::ostream* progress);
+
+// "a.b.C" -> "a/b/C".
+std::string internal_class_name(std::string binary_name);
+
+}  // namespace refract::cli
