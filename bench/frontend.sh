@@ -46,8 +46,11 @@ class_path_of() {
   elif [ "$1" = java.base ]; then
     echo "$jdk/jmods/java.base.jmod"
   else
-    dpkg -L "$1" | grep '\.jar$' | while read -r j; do readlink -f "$j"; done | sort -u |
-      paste -sd: -
+    # The jars of antlr and fop ship in the library packages these depend on.
+    local package=$1
+    case "$package" in antlr) package=libantlr-java ;; fop) package=libfop-java ;; esac
+    { dpkg -L "$package" | grep '\.jar$' || true; } | while read -r j; do readlink -f "$j"; done |
+      sort -u | paste -sd: -
   fi
 }
 
