@@ -27,15 +27,6 @@ namespace fs = std::filesystem;
 const fs::path kFixtureClasses = REFRACT_FIXTURE_CLASSES;
 const fs::path kFixtureJar = REFRACT_FIXTURE_JAR;
 
-// The lines of a text file, without their newlines.
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) lines.push_back(line);
-  return lines;
-}
-
 // "left" in "(needs N bytes, L left)", the tail of the parser's end-of-file messages.
 std::optional<std::uint64_t> bytes_left(const std::string& message) {
   std::smatch match;

@@ -39,6 +39,15 @@ inline void write_file(const std::filesystem::path& file, const std::string& tex
   if (!out) throw std::runtime_error("cannot write " + file.string());
 }
 
+// The lines of a text, without their newlines.
+inline std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) lines.push_back(line);
+  return lines;
+}
+
 // Runs `refract ARGS...` in `working_dir`. Output goes through files rather
 // than pipes, so a chatty child can never block on a full pipe.
 inline RunResult run_refract(const std::vector<std::string>& args,
