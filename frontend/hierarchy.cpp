@@ -114,8 +114,10 @@ ClassHierarchy::Entry* ClassHierarchy::entry(std::string_view name) {
   if (name.empty() || is_array_name(name)) return nullptr;
   if (const auto it = classes_.find(name); it != classes_.end()) return it->second.get();
   auto fresh = std::make_unique<Entry>();
-  if (auto bytes = path_.read(name)) {
-    try {
+  // Reading the entry is inside the try: a jar entry whose data is corrupt is as skippable
+  // as a class that does not parse.
+  try {
+    if (auto bytes = path_.read(name)) {
       auto cls = std::make_unique<ClassFile>(parse_class_file(bytes->bytes, bytes->origin));
       // JVMS 5.3.5: a class file found under a name must declare that name.
       if (cls->this_class != name) {
@@ -125,10 +127,10 @@ ClassHierarchy::Entry* ClassHierarchy::entry(std::string_view name) {
       }
       fresh->file = std::move(cls);
       ++loaded_count_;
-    } catch (const InputError& e) {
-      if (!skip_bad_classes_) throw;
-      skipped_.push_back({std::string(name), e.what()});
     }
+  } catch (const InputError& e) {
+    if (!skip_bad_classes_) throw;
+    skipped_.push_back({std::string(name), e.what()});
   }
   if (!fresh->file) record_phantom(name, {});
   Entry* out = fresh.get();

@@ -193,6 +193,24 @@ TEST_F(FactsBadInputTest, JarEntryWithCorruptDataNamesTheEntry) {
   expect_error_prefix(run, (dir_ / "app.jar").string() + "!a/B.class: corrupt entry data");
 }
 
+// Under --skip-bad-classes a corrupt jar entry is skipped and listed like a class that does
+// not parse. (It used to stop the run: the entry was read outside the skip handling.)
+TEST_F(FactsBadInputTest, SkipBadClassesSkipsAJarEntryWithCorruptData) {
+  const ByteVector bad = small_class("a/B");
+  ByteVector zip = zip_bytes({{"a/B.class", bad}, {"a/Good.class", small_class("a/Good")}});
+  zip.at(30 + 9 + bad.size() - 1) ^= 0xFF;  // a/B's data: after its header and 9-byte name
+  input("app.jar", zip);
+  const RunResult run =
+      run_refract({"facts", "--classpath", (dir_ / "app.jar").string(), "--all",
+                   "--skip-bad-classes", "--out", (dir_ / "out").string(), "--quiet"},
+                  dir_.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.err, "skipped: " + (dir_ / "app.jar").string() +
+                         "!a/B.class: corrupt entry data: CRC error\n");
+  const std::string methods = read_file(dir_ / "out" / "M.map");
+  EXPECT_NE(methods.find("<a.Good: void m()>"), std::string::npos) << methods;
+}
+
 TEST_F(FactsBadInputTest, MissingClassPathEntryIsNamed) {
   input("classes/a/B.class", small_class("a/B"));
   const std::string path = (dir_ / "classes").string() + ":" + (dir_ / "missing.jar").string();
