@@ -11,6 +11,7 @@
 // Exported by libbdd but declared only in its private kernel.h.
 extern "C" void bdd_operator_reset(void);
 extern "C" jmp_buf bddexception;
+extern "C" int* bddrefstack;
 
 namespace refract::bdd {
 
@@ -95,6 +96,8 @@ Manager::Manager(const ManagerSettings& settings) {
   bdd_disable_reorder();
   if (settings.max_increase != 0)
     bdd_setmaxincrease(to_int_setting(settings.max_increase, "max increase"));
+  if (settings.min_free_percent != 0)
+    bdd_setminfreenodes(static_cast<int>(std::min(settings.min_free_percent, 90U)));
   if (settings.max_nodes != 0) {
     // BuDDy rounds the initial table up to a prime and wants a cap above it.
     const auto allocated = static_cast<std::uint64_t>(bdd_getallocnum());
@@ -124,6 +127,14 @@ int Manager::add_variables(int count) {
     bdd_extvarnum(count);
   }
   check_error("bdd_setvarnum");
+  // bdd_setvarnum mallocs BuDDy's reference stack (2 * (varnum + 2) node ids)
+  // and leaves it uninitialised. Its PUSHREF(op(...)) macro may advance the
+  // stack top before the nested operation has written the slot, so a garbage
+  // collection inside that operation marks whatever the slot holds: a random
+  // id crashes bdd_mark (seen in replace on a fresh table). Zero is bddfalse,
+  // which marking skips; later stale ids stay below the table size, which
+  // never shrinks, and bdd_mark ignores free nodes.
+  std::fill(bddrefstack, bddrefstack + 2 * (static_cast<std::ptrdiff_t>(bdd_varnum()) + 2), 0);
   return first;
 }
 

@@ -169,7 +169,7 @@ void read_tuples(const std::filesystem::path& file, Relation& r) {
   std::vector<std::vector<std::uint64_t>> plain;
   bdd::Bdd ranged = bdd::Bdd::zero();  // lines with '*' or lo-hi fields
   std::uint64_t line_number = 1;
-  std::vector<std::uint64_t> tuple(r.arity());
+  std::vector<std::uint64_t> tuple(r.arity()), tuple_hi(r.arity());
   while (std::getline(in, line)) {
     ++line_number;
     if (!line.empty() && line.back() == '\r') line.pop_back();
@@ -182,11 +182,9 @@ void read_tuples(const std::filesystem::path& file, Relation& r) {
                            std::to_string(fields.size()));
     }
     bool has_range = false;
-    bdd::Bdd line_bdd = bdd::Bdd::one();
     for (std::size_t i = 0; i < fields.size(); ++i) {
       const Attribute& a = r.attributes()[i];
       const LogicalDomain& domain = r.space().domain(a.domain);
-      const bdd::BitBlock& block = r.space().physical(a.physical).block;
       const std::string_view f = fields[i].text;
       const SourceLocation where{file.string(), line_number, fields[i].column};
       std::uint64_t lo = 0, hi = 0;
@@ -210,9 +208,16 @@ void read_tuples(const std::filesystem::path& file, Relation& r) {
                                     domain.name + " (size " + std::to_string(domain.size) + ")");
       }
       tuple[i] = lo;
-      line_bdd &= block.in_range(lo, hi);
+      tuple_hi[i] = hi;
     }
     if (has_range) {
+      // Only lines with '*' or lo-hi become BDDs here; plain tuples are
+      // built all at once, bottom-up, by bdd_from_tuples.
+      bdd::Bdd line_bdd = bdd::Bdd::one();
+      for (std::size_t i = 0; i < fields.size(); ++i) {
+        const bdd::BitBlock& block = r.space().physical(r.attributes()[i].physical).block;
+        line_bdd &= block.in_range(tuple[i], tuple_hi[i]);
+      }
       ranged |= line_bdd;
     } else {
       plain.push_back(tuple);

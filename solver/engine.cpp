@@ -1,9 +1,11 @@
 #include "solver/engine.hpp"
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <ostream>
 #include <set>
+#include <stdexcept>
 
 #include "bdd/var_order.hpp"
 #include "relations/bdd_file.hpp"
@@ -37,6 +39,7 @@ struct Engine::State {
   std::map<std::string, std::size_t> relation_index;
   std::vector<RulePlan> plans;  // parallel to program.rules
   std::vector<RuleProfile> profiles;
+  std::vector<Bdd> last_results;  // per rule, its last result (with options.profile)
   std::string order_text;
 
   State(const Program& p, EngineOptions o) : program(p), options(std::move(o)) {}
@@ -49,9 +52,13 @@ struct Engine::State {
   void load_inputs();
   void plan_rules();
   void evaluate_stratum(const Stratum& stratum, std::size_t number, std::size_t total);
+  static bool is_identity(const AtomStep& step);
   Bdd prepare_atom(const AtomStep& step, const Bdd& contents) const;
-  Bdd evaluate_rule(RulePlan& plan, const std::vector<Bdd>& atom_values);
-  Bdd run_rule(std::size_t rule, const std::vector<Bdd>& atom_values);
+  Bdd apply_step(const PlanStep& step, const Bdd& acc, const Bdd& value) const;
+  Bdd finish_head(const RulePlan& plan, Bdd acc) const;
+  Bdd run_rule(std::size_t rule, const std::function<Bdd()>& evaluate);
+  void add_produced(std::size_t rule, Bdd& produced, const Bdd& result) const;
+  void count_profiles();
   EvaluationError rule_exhausted(std::size_t rule, const bdd::NodeTableExhausted& e) const;
 };
 
@@ -186,29 +193,30 @@ void Engine::State::plan_rules() {
   }
 }
 
+bool Engine::State::is_identity(const AtomStep& step) {
+  return step.select.is_one() && step.drop.is_one() && !step.rename;
+}
+
 Bdd Engine::State::prepare_atom(const AtomStep& step, const Bdd& contents) const {
+  if (is_identity(step)) return contents;
   Bdd value = contents.and_exists(step.select, step.drop);
   if (step.rename) value = value.replace(*step.rename);
   return value;
 }
 
-// atom_values[s] holds the prepared value of step s when it is an atom.
-Bdd Engine::State::evaluate_rule(RulePlan& plan, const std::vector<Bdd>& atom_values) {
-  Bdd acc = Bdd::one();
-  for (std::size_t s = 0; s < plan.steps.size(); ++s) {
-    if (const AtomStep* atom = std::get_if<AtomStep>(&plan.steps[s])) {
-      if (atom->negated) {
-        acc = (acc - atom_values[s]).exists(atom->quantify_after);
-      } else {
-        acc = acc.and_exists(atom_values[s], atom->quantify_after);
-      }
-    } else {
-      const ConstraintStep& c = std::get<ConstraintStep>(plan.steps[s]);
-      acc = c.subtract ? acc - c.constraint : acc & c.constraint;
-      acc = acc.exists(c.quantify_after);
-    }
-    if (acc.is_zero()) return acc;
+// acc joined with (or, for a negated atom, minus) one step's value, then the
+// variables that die at this step quantified away.
+Bdd Engine::State::apply_step(const PlanStep& step, const Bdd& acc, const Bdd& value) const {
+  if (const AtomStep* atom = std::get_if<AtomStep>(&step)) {
+    if (atom->negated) return (acc - value).exists(atom->quantify_after);
+    return acc.and_exists(value, atom->quantify_after);
   }
+  const ConstraintStep& c = std::get<ConstraintStep>(step);
+  return (c.subtract ? acc - c.constraint : acc & c.constraint).exists(c.quantify_after);
+}
+
+Bdd Engine::State::finish_head(const RulePlan& plan, Bdd acc) const {
+  if (acc.is_zero()) return acc;
   if (plan.head_rename) acc = acc.replace(*plan.head_rename);
   return acc & plan.head_extra;
 }
@@ -221,12 +229,12 @@ EvaluationError Engine::State::rule_exhausted(std::size_t rule,
                              " (raise --nodes/--max-nodes or try another --order)");
 }
 
-Bdd Engine::State::run_rule(std::size_t rule, const std::vector<Bdd>& atom_values) {
+Bdd Engine::State::run_rule(std::size_t rule, const std::function<Bdd()>& evaluate) {
   RuleProfile& profile = profiles[rule];
   const auto start = Clock::now();
   Bdd result;
   try {
-    result = evaluate_rule(plans[rule], atom_values);
+    result = evaluate();
   } catch (const bdd::NodeTableExhausted& e) {
     throw rule_exhausted(rule, e);
   }
@@ -234,18 +242,40 @@ Bdd Engine::State::run_rule(std::size_t rule, const std::vector<Bdd>& atom_value
   ++profile.evaluations;
   space->manager().sample_peak();
   profile.peak_nodes = std::max(profile.peak_nodes, space->manager().stats().used_nodes);
-  if (options.profile) {
-    rel::Relation produced(*space, "", relations[plans[rule].head].attributes());
-    produced.set_bdd(result);
-    profile.result_tuples = produced.size();
-  }
+  // Counted once, after the run: counting every evaluation would cost more
+  // than the evaluation itself on large relations.
+  if (options.profile) last_results[rule] = result;
   return result;
+}
+
+void Engine::State::add_produced(std::size_t rule, Bdd& produced, const Bdd& result) const {
+  try {
+    produced |= result;
+  } catch (const bdd::NodeTableExhausted& e) {
+    throw rule_exhausted(rule, e);
+  }
 }
 
 }  // namespace refract::solver
 
 namespace refract::solver {
 
+// Semi-naive evaluation with materialised join prefixes.
+//
+// A rule's plan is a chain of steps s_1..s_n; P_k is the rule's intermediate
+// result after step k (already projected onto the variables still needed).
+// The first round computes every P_k from the full relations and keeps those
+// a later step over a relation of this stratum will need. In round t each
+// atom over a stratum relation has a full value F_k (relation after round
+// t-1, prepared: selected, projected, renamed) and a delta D_k (what round
+// t-1 added, prepared the same way); atoms of earlier strata and comparisons
+// have no delta. Since every step distributes over union,
+//     P_k(t) = P_k(t-1)  u  (dP_{k-1}(t) . F_k)  u  (P_{k-1}(t-1) . D_k)
+// with dP_0 = 0 and P_0 = true, so dP_k(t) is computed from deltas alone and
+// no join over the full relations is repeated. The head receives dP_n(t).
+// P_k is kept only when some later step reads a stratum relation (else no
+// later round needs it); F_k grows by D_k each round instead of being
+// prepared from scratch.
 void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
                                      std::size_t total) {
   std::set<std::size_t> members;
@@ -253,46 +283,72 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
   std::string label;
   for (const std::string& name : stratum.relations) label += (label.empty() ? "" : ", ") + name;
 
-  // Atoms over relations of earlier strata are final: prepare them once.
+  auto member_step = [&](const PlanStep& step) -> const AtomStep* {
+    const AtomStep* atom = std::get_if<AtomStep>(&step);
+    return atom != nullptr && members.count(atom->relation) != 0 ? atom : nullptr;
+  };
+
+  struct RuleState {
+    std::vector<Bdd> values;     // per atom step: prepared full value
+    std::vector<Bdd> prefixes;   // per step: P_k, when keep[k]
+    std::vector<bool> keep;      // a later step reads a stratum relation
+    std::vector<bool> use_full;  // an earlier step reads one: dP_{k-1} may be non-empty
+  };
+  std::map<std::size_t, RuleState> state;
+
   // Preparing a rule's atoms (select, project, rename) is that rule's work:
   // running out of nodes there names the rule, as in run_rule.
-  std::map<std::size_t, std::vector<Bdd>> fixed;
   for (std::size_t rule : stratum.rules) {
-    std::vector<Bdd>& values = fixed[rule];
-    values.resize(plans[rule].steps.size());
+    const RulePlan& plan = plans[rule];
+    RuleState& rs = state[rule];
+    const std::size_t n = plan.steps.size();
+    rs.values.resize(n);
+    rs.prefixes.resize(n);
+    rs.keep.assign(n, false);
+    rs.use_full.assign(n, false);
+    for (std::size_t s = 1; s < n; ++s)
+      rs.use_full[s] = rs.use_full[s - 1] || member_step(plan.steps[s - 1]) != nullptr;
+    bool later_member = false;
+    for (std::size_t s = n; s-- > 0;) {
+      rs.keep[s] = stratum.recursive && later_member;
+      if (const AtomStep* atom = member_step(plan.steps[s])) {
+        if (atom->negated) {
+          throw std::logic_error("negated atom inside its own stratum");  // stratify forbids it
+        }
+        later_member = true;
+      }
+    }
     try {
-      for (std::size_t s = 0; s < plans[rule].steps.size(); ++s) {
-        const AtomStep* atom = std::get_if<AtomStep>(&plans[rule].steps[s]);
-        if (atom != nullptr && members.count(atom->relation) == 0) {
-          values[s] = prepare_atom(*atom, relations[atom->relation].bdd());
+      for (std::size_t s = 0; s < n; ++s) {
+        if (const AtomStep* atom = std::get_if<AtomStep>(&plan.steps[s])) {
+          rs.values[s] = prepare_atom(*atom, relations[atom->relation].bdd());
         }
       }
     } catch (const bdd::NodeTableExhausted& e) {
       throw rule_exhausted(rule, e);
     }
   }
-  auto prepare_members = [&](std::size_t rule, std::vector<Bdd> values,
-                             const std::map<std::size_t, Bdd>& contents) {
-    for (std::size_t s = 0; s < plans[rule].steps.size(); ++s) {
-      const AtomStep* atom = std::get_if<AtomStep>(&plans[rule].steps[s]);
-      if (atom != nullptr && members.count(atom->relation) != 0) {
-        values[s] = prepare_atom(*atom, contents.at(atom->relation));
-      }
-    }
-    return values;
-  };
 
   std::map<std::size_t, Bdd> full, delta;
   for (std::size_t r : members) full[r] = relations[r].bdd();
-  // First round: every rule on the full relations.
+  // First round: every rule on the full relations, keeping the prefixes.
   std::map<std::size_t, Bdd> produced;
   for (std::size_t rule : stratum.rules) {
-    const std::size_t head = plans[rule].head;
-    try {
-      produced[head] |= run_rule(rule, prepare_members(rule, fixed[rule], full));
-    } catch (const bdd::NodeTableExhausted& e) {
-      throw rule_exhausted(rule, e);
-    }
+    const RulePlan& plan = plans[rule];
+    RuleState& rs = state[rule];
+    const Bdd result = run_rule(rule, [&] {
+      Bdd acc = Bdd::one();
+      for (std::size_t s = 0; s < plan.steps.size() && !acc.is_zero(); ++s) {
+        acc = apply_step(plan.steps[s], acc, rs.values[s]);
+        if (rs.keep[s]) rs.prefixes[s] = acc;
+      }
+      return finish_head(plan, acc);
+    });
+    add_produced(rule, produced[plan.head], result);
+    // A stratum atom no earlier delta reaches is read only through its delta
+    // from now on: its full value need not be kept up to date.
+    for (std::size_t s = 0; s < plan.steps.size(); ++s)
+      if (member_step(plan.steps[s]) != nullptr && !rs.use_full[s]) rs.values[s] = Bdd::zero();
   }
   std::size_t iteration = 1;
   auto absorb = [&]() {
@@ -333,25 +389,49 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
   const bool changed = absorb();
   if (!stratum.recursive || !changed) return;
 
-  // Semi-naive rounds: each rule once per member atom, that atom on the delta.
   while (true) {
     ++iteration;
     for (std::size_t rule : stratum.rules) {
       const RulePlan& plan = plans[rule];
-      std::vector<Bdd> values;  // full-relation values, made on first need
-      for (std::size_t s = 0; s < plan.steps.size(); ++s) {
-        const AtomStep* atom = std::get_if<AtomStep>(&plan.steps[s]);
-        if (atom == nullptr || atom->negated || members.count(atom->relation) == 0) continue;
-        if (delta[atom->relation].is_zero()) continue;
-        try {
-          if (values.empty()) values = prepare_members(rule, fixed[rule], full);
-          std::vector<Bdd> variant = values;
-          variant[s] = prepare_atom(*atom, delta[atom->relation]);
-          produced[plan.head] |= run_rule(rule, variant);
-        } catch (const bdd::NodeTableExhausted& e) {
-          throw rule_exhausted(rule, e);
-        }
+      bool any_delta = false;
+      for (const PlanStep& step : plan.steps) {
+        const AtomStep* atom = member_step(step);
+        if (atom != nullptr && !delta[atom->relation].is_zero()) any_delta = true;
       }
+      if (!any_delta) continue;
+      RuleState& rs = state[rule];
+      const Bdd result = run_rule(rule, [&] {
+        Bdd acc_delta = Bdd::zero();  // dP_{k-1}(t)
+        Bdd old_prefix = Bdd::one();  // P_{k-1}(t-1); P_0 = true
+        for (std::size_t s = 0; s < plan.steps.size(); ++s) {
+          const PlanStep& step = plan.steps[s];
+          Bdd step_delta;
+          if (const AtomStep* atom = member_step(step)) {
+            const Bdd& d = delta[atom->relation];
+            if (!d.is_zero()) {
+              const Bdd prepared = prepare_atom(*atom, d);
+              // F_k(t) = F_k(t-1) u D_k: with no preparation that is the relation itself.
+              if (rs.use_full[s]) {
+                rs.values[s] = is_identity(*atom) ? full[atom->relation] : rs.values[s] | prepared;
+              }
+              if (!old_prefix.is_zero()) step_delta = apply_step(step, old_prefix, prepared);
+            }
+          }
+          if (!acc_delta.is_zero()) step_delta |= apply_step(step, acc_delta, rs.values[s]);
+          if (rs.keep[s]) {
+            old_prefix = rs.prefixes[s];
+            if (!step_delta.is_zero()) {
+              step_delta = step_delta - old_prefix;
+              rs.prefixes[s] = old_prefix | step_delta;
+            }
+          }
+          acc_delta = std::move(step_delta);
+          // keep[s] false: no later step reads a delta, so nothing more can come.
+          if (!rs.keep[s] && acc_delta.is_zero()) return Bdd::zero();
+        }
+        return finish_head(plan, acc_delta);
+      });
+      add_produced(rule, produced[plan.head], result);
     }
     if (!absorb()) break;
   }
@@ -370,9 +450,20 @@ void Engine::run() {
   s.load_inputs();
   s.plan_rules();
   const std::vector<Stratum> strata = stratify(s.program);
+  s.last_results.assign(s.plans.size(), Bdd::zero());
   for (std::size_t i = 0; i < strata.size(); ++i)
     s.evaluate_stratum(strata[i], i + 1, strata.size());
   s.space->manager().sample_peak();
+  if (s.options.profile) s.count_profiles();
+}
+
+void Engine::State::count_profiles() {
+  for (std::size_t rule = 0; rule < plans.size(); ++rule) {
+    rel::Relation produced(*space, "", relations[plans[rule].head].attributes());
+    produced.set_bdd(last_results[rule]);
+    profiles[rule].result_tuples = produced.size();
+  }
+  last_results.clear();
 }
 
 void Engine::write_outputs() {

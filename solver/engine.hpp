@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
-#include <map>
 #include <iosfwd>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -26,7 +26,7 @@ struct EngineOptions {
   std::optional<std::string> var_order;  // overrides .bddvarorder
   bdd::ManagerSettings bdd;              // node table and cache (overrides applied by caller)
   std::ostream* progress = nullptr;      // stratum/iteration/size/node lines; null = quiet
-  bool profile = false;                  // count each rule's result (costs a count per evaluation)
+  bool profile = false;  // count each rule's last result (one count per rule, at the end)
   // Relations declared `input` whose BDD a caller builds instead of reading NAME.bdd: e.g.
   // the context constructors of a points-to flavour, made of bit equalities. The builder
   // gets the empty relation, laid out in the chosen order, and sets its BDD.

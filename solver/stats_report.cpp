@@ -26,6 +26,12 @@ std::string stats_json(const Program& program, const Engine& engine, const Phase
     out << (i == 0 ? "\n" : ",\n") << "    " << json_string(name) << ": "
         << json_string(engine.relation_size(name).to_string());
   }
+  out << "\n  },\n  \"relation_nodes\": {";
+  for (std::size_t i = 0; i < program.relations.size(); ++i) {
+    const std::string& name = program.relations[i].name;
+    out << (i == 0 ? "\n" : ",\n") << "    " << json_string(name) << ": "
+        << engine.relation(name).bdd().node_count();
+  }
   out << "\n  },\n  \"rules\": [";
   const auto& profiles = engine.rule_profiles();
   for (std::size_t i = 0; i < profiles.size(); ++i) {
