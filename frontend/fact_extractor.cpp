@@ -143,6 +143,7 @@ void FactExtractor::add_class(const ClassFile& cls, const std::vector<MethodIr>&
 
 void FactExtractor::add_entry(const std::string& method_signature) {
   db_.relation("EntryMethod").add({method(method_signature)});
+  has_entry_ = true;
 }
 
 void FactExtractor::add_method(const ClassFile& cls, const MethodIr& ir) {
@@ -155,6 +156,9 @@ void FactExtractor::add_method(const ClassFile& cls, const MethodIr& ir) {
   m.vars.resize(ir.variables.size());
   const std::uint64_t declaring = type(JavaType::object(cls.this_class));
   db_.relation("MethodDeclared").add({m.id, declaring});
+  if (!ir.signature.return_type.is_void()) {
+    db_.relation("ReturnType").add({m.id, type(ir.signature.return_type)});
+  }
   if (ir.is_static()) db_.relation("StaticMethod").add({m.id});
   if ((ir.access_flags & access::kNative) != 0) db_.relation("NativeMethod").add({m.id});
   if ((ir.access_flags & access::kAbstract) != 0) db_.relation("AbstractMethod").add({m.id});
@@ -172,6 +176,16 @@ void FactExtractor::add_method(const ClassFile& cls, const MethodIr& ir) {
   counts_.instructions += ir.counts.instructions;
   counts_.statements += ir.statements.size();
   for (const Statement& s : ir.statements) add_statement(m, s);
+}
+
+// Each exception table entry whose range covers `pc` and whose handler is reachable: its
+// handler's variable and the type it catches (java.lang.Throwable for a catch-all entry).
+template <typename Visit>
+void FactExtractor::for_each_handler(MethodContext& m, std::uint32_t pc, Visit&& visit) {
+  for (const Handler& h : m.ir.handlers) {
+    if (pc < h.start_pc || pc >= h.end_pc) continue;
+    if (const auto var = variable(m, h.var)) visit(*var, type(h.catch_type.value_or(kThrowable)));
+  }
 }
 
 std::optional<std::uint64_t> FactExtractor::variable(MethodContext& m, VarId v) {
@@ -265,7 +279,12 @@ void FactExtractor::add_statement(MethodContext& m, const Statement& s) {
       if (auto v = arg(0)) db_.relation("ReturnVar").add({m.id, *v});
       break;
     case StatementKind::kThrow:
-      if (auto v = arg(0)) db_.relation("Throw").add({*v});
+      if (auto v = arg(0)) {
+        db_.relation("Throw").add({*v});
+        for_each_handler(m, s.pc, [&](std::uint64_t handler, std::uint64_t type) {
+          db_.relation("ThrowHandler").add({*v, handler, type});
+        });
+      }
       break;
     case StatementKind::kCatch:
       if (auto d = var(s.dst)) {
@@ -353,12 +372,18 @@ void FactExtractor::add_invoke(MethodContext& m, const Statement& s) {
   const MethodRef& ref = m.ir.methods[s.payload];
   const std::string owner = internal_name(ref.owner);
   const std::uint64_t site = db_.domain("I").intern(m.namer.next_invocation(owner, ref.name));
+  if (positions_.size() <= site) positions_.resize(site + 1);
+  positions_[site].pc = s.pc;
+  if (s.line != 0) positions_[site].line = s.line;
   const std::string declared_owner = ref.owner.is_array() ? "java/lang/Object" : owner;
   const std::uint64_t declared =
       method(soot_method_signature(declared_owner, ref.name, ref.signature));
   db_.relation("CallIn").add({site, m.id});
   db_.relation("DeclaredTarget").add({site, declared});
   if (is_reflection_class(ref.owner)) db_.relation("ReflectiveCall").add({site, declared});
+  for_each_handler(m, s.pc, [&](std::uint64_t handler, std::uint64_t type) {
+    db_.relation("CallHandler").add({site, handler, type});
+  });
   for (std::size_t i = 0; i < s.args.size(); ++i) {
     if (auto v = variable(m, operand_var(s.args[i]))) {
       db_.relation("ActualArg").add({site, position(i + 1), *v});
@@ -468,6 +493,7 @@ void FactExtractor::add_lambda(MethodContext& m, const Statement& s) {
     db_.relation("DirectSuper").add({t, type(kObject)});
     for (const JavaType& super : supers) db_.relation("DirectSuper").add({t, type(super)});
     db_.relation("MethodDeclared").add({syn, t});
+    if (!sam.return_type.is_void()) db_.relation("ReturnType").add({syn, type(sam.return_type)});
     db_.relation("ThisVar").add({syn, this_var});
     // The interface method, and each bridge, dispatches to the synthetic method.
     std::vector<std::string> descriptors = {info.method_descriptor};
@@ -582,7 +608,64 @@ void FactExtractor::finish() {
           .add({t, method(e.resolved.signature()), method(e.selected.signature())});
     }
   }
+  // Types first (the JVM's objects, java.lang.Class), then what is made for every type.
+  if (has_entry_) add_jvm_elements();
+  type(JavaType::object("java.lang.Class"));
+  add_array_dispatch();
   add_subtype_closure();
+  add_class_objects();
+  positions_.resize(db_.domain("I").size());
+}
+
+// JVMS 5.4.6 on an array receiver: an array type has the members of java.lang.Object (its
+// clone is public), so every instance method of Object a virtual call can name selects itself.
+void FactExtractor::add_array_dispatch() {
+  const ClassFile* object = hierarchy_.find("java/lang/Object");
+  if (object == nullptr) return;
+  std::vector<std::uint64_t> methods;
+  for (const MethodInfo& m : object->methods) {
+    if ((m.access_flags & (access::kStatic | access::kPrivate)) != 0 || m.name == "<init>" ||
+        m.name == "<clinit>")
+      continue;
+    const auto descriptor = try_parse_method_descriptor(m.descriptor);
+    if (!descriptor) continue;
+    methods.push_back(method(soot_method_signature("java/lang/Object", m.name, *descriptor)));
+  }
+  FactRelation& dispatch = db_.relation("Dispatch");
+  for (std::size_t i = 0; i < type_list_.size(); ++i) {
+    if (!type_list_[i].is_array()) continue;
+    for (const std::uint64_t m : methods) dispatch.add({i, m, m});
+  }
+}
+
+// The java.lang.Class object of each type met, named `<class T>` (one per type, as the JVM has
+// one per class and loader), for class constants, getClass() and the reflection rules.
+void FactExtractor::add_class_objects() {
+  const std::uint64_t class_id = type(JavaType::object("java.lang.Class"));
+  const std::size_t count = type_list_.size();  // the loop adds no types
+  FactDomain& heaps = db_.domain("H");
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::uint64_t h = heaps.intern("<class " + type_list_[i].to_java() + ">");
+    db_.relation("HeapType").add({h, class_id});
+    db_.relation("ClassObject").add({h, i});
+  }
+}
+
+// What the JVM creates and calls itself around main (FACTS.md, "The JVM's own objects"):
+// main's argument array and its strings, the system and main thread groups, the main thread,
+// and the call site from which the finalizer thread runs finalize().
+void FactExtractor::add_jvm_elements() {
+  FactDomain& heaps = db_.domain("H");
+  auto object = [&](const std::string& name, const JavaType& t) {
+    db_.relation("HeapType").add({heaps.intern("<jvm>/new " + t.to_java() + "/" + name), type(t)});
+  };
+  object("0", JavaType::array_of(kString));                // main's String[] argument
+  object("0", kString);                                    // the strings in it
+  object("1", kString);                                    // names the JVM gives
+  object("0", JavaType::object("java.lang.ThreadGroup"));  // the system thread group
+  object("1", JavaType::object("java.lang.ThreadGroup"));  // the main thread group
+  object("0", JavaType::object("java.lang.Thread"));       // the main thread
+  db_.domain("I").intern("<jvm>/java.lang.Object.finalize/0");
 }
 
 namespace {

@@ -37,6 +37,13 @@ struct FactCounts {
   std::vector<UnmodelledSite> unresolved;  // member references that did not resolve
 };
 
+// Where an invocation site is in its method's bytecode, for call-graph exports (JCG's callSites).
+// A synthetic lambda method's one call has neither (it has no bytecode).
+struct InvocationPosition {
+  std::optional<std::uint32_t> pc;
+  std::optional<std::uint32_t> line;  // from LineNumberTable, when the class has one
+};
+
 class FactExtractor {
  public:
   explicit FactExtractor(ClassHierarchy& hierarchy);
@@ -44,14 +51,18 @@ class FactExtractor {
   // The class's type, field and method facts, and the statement facts of `methods` (the IR of
   // its methods, in declaration order).
   void add_class(const ClassFile& cls, const std::vector<MethodIr>& methods);
-  // Marks a method as an entry point (EntryMethod).
+  // Marks a method as an entry point (EntryMethod); finish() then also adds the objects and
+  // the call site the JVM itself makes (the `<jvm>/...` elements of FACTS.md).
   void add_entry(const std::string& method_signature);
-  // Adds what needs every class first: dispatch tables of the concrete classes and the
-  // subtype closure over every type met. Call once, after the last add_class.
+  // Adds what needs every class first: dispatch tables of the concrete classes and of the
+  // array types, the subtype closure over every type met, and one Class object per type.
+  // Call once, after the last add_class.
   void finish();
 
   const FactDatabase& facts() const { return db_; }
   const FactCounts& counts() const { return counts_; }
+  // Indexed by I element; sites the JVM makes itself (`<jvm>/...`) have no position.
+  const std::vector<InvocationPosition>& invocation_positions() const { return positions_; }
 
  private:
   struct MethodContext;
@@ -63,6 +74,8 @@ class FactExtractor {
   std::uint64_t method(const std::string& signature) { return db_.domain("M").intern(signature); }
   void add_method(const ClassFile& cls, const MethodIr& ir);
   void add_statement(MethodContext& m, const Statement& s);
+  template <typename Visit>
+  void for_each_handler(MethodContext& m, std::uint32_t pc, Visit&& visit);
   void add_invoke(MethodContext& m, const Statement& s);
   void add_lambda(MethodContext& m, const Statement& s);
   void add_concat(MethodContext& m, const Statement& s);
@@ -74,13 +87,18 @@ class FactExtractor {
   ResolvedField resolved_field(MethodContext& m, const FieldRef& ref, std::uint32_t pc);
   std::uint64_t string_heap(const std::string& text);
   void add_subtype_closure();
+  void add_array_dispatch();
+  void add_class_objects();
+  void add_jvm_elements();
 
   ClassHierarchy& hierarchy_;
   FactDatabase db_;
   FactCounts counts_;
   std::set<std::string> concrete_classes_;  // internal names, for dispatch tables
   std::map<std::string, std::vector<JavaType>> lambda_classes_;  // synthetic class -> supertypes
-  std::vector<JavaType> type_list_;  // the T domain's elements as types, by number
+  std::vector<JavaType> type_list_;            // the T domain's elements as types, by number
+  std::vector<InvocationPosition> positions_;  // by I element
+  bool has_entry_ = false;  // add_entry was called: the JVM's own objects are added
 };
 
 // "java/lang/String" for java.lang.String, "[I" for int[]: how the hierarchy names a type.

@@ -34,6 +34,7 @@ FactDatabase make_fact_schema() {
   rel("StaticField", {{"field", "F"}}, "a static field");
   // Methods.
   rel("MethodDeclared", {{"method", "M"}, {"type", "T"}}, "the class declaring a method");
+  rel("ReturnType", {{"method", "M"}, {"type", "T"}}, "the declared return type (none if void)");
   rel("StaticMethod", {{"method", "M"}}, "a static method");
   rel("NativeMethod", {{"method", "M"}}, "a native method");
   rel("AbstractMethod", {{"method", "M"}}, "an abstract method");
@@ -71,6 +72,10 @@ FactDatabase make_fact_schema() {
   rel("Throw", {{"var", "V"}}, "throw var");
   rel("Catch", {{"var", "V"}, {"type", "T"}},
       "a handler variable and a type it catches (Throwable for finally)");
+  rel("CallHandler", {{"invoke", "I"}, {"handler", "V"}, {"type", "T"}},
+      "an exception table entry covering the call: its handler's variable and caught type");
+  rel("ThrowHandler", {{"var", "V"}, {"handler", "V"}, {"type", "T"}},
+      "an exception table entry covering a throw of var: its handler's variable and caught type");
   // Strings, class constants, reflection, lambdas.
   rel("StringConstant", {{"heap", "H"}}, "a heap object that is a string constant");
   rel("ClassConstant", {{"var", "V"}, {"type", "T"}}, "var = type.class (ldc of a class)");
@@ -82,6 +87,7 @@ FactDatabase make_fact_schema() {
       "a call site naming a method of java.lang.Class, java.lang.ClassLoader or java.lang.reflect");
   rel("LambdaImpl", {{"heap", "H"}, {"method", "M"}},
       "the implementation method of a lambda or method reference object");
+  rel("ClassObject", {{"heap", "H"}, {"type", "T"}}, "the java.lang.Class object of a type");
   rel("EntryMethod", {{"method", "M"}}, "where the program starts (the main method)");
   return db;
 }
