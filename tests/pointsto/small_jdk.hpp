@@ -1,0 +1,63 @@
+// A JDK home made of the few real JDK classes the points-to fixtures use (java.lang.Thread,
+// System, AccessController, ..., copied from the machine's JDK 17 java.base.jmod): the rest of
+// the JDK is phantom, so that analysing a fixture takes a second, not minutes.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "cli/java_inputs.hpp"
+#include "cli/run_refract.hpp"
+#include "frontend/class_path.hpp"
+
+namespace refract::test {
+
+// The JDK classes the fixtures use, with what their code needs of each other.
+inline const char* const kJdkClasses[] = {
+    "java/lang/Object",
+    "java/lang/String",
+    "java/lang/Class",
+    "java/lang/System",
+    "java/lang/Thread",
+    "java/lang/Runnable",
+    "java/lang/ThreadGroup",
+    "java/lang/Throwable",
+    "java/lang/Exception",
+    "java/lang/RuntimeException",
+    "java/lang/Cloneable",
+    "java/lang/CloneNotSupportedException",
+    "java/io/Serializable",
+    "java/security/AccessController",
+    "java/security/PrivilegedAction",
+    "java/security/PrivilegedExceptionAction",
+    "java/security/PrivilegedActionException",
+    "java/util/Objects",
+    "java/util/function/Function",
+    "java/util/function/Supplier",
+};
+
+// A JDK home whose jmods/java.base.jmod holds kJdkClasses, read from the machine's JDK 17.
+// Made once for all tests of this binary, removed at exit.
+inline const std::filesystem::path& small_jdk() {
+  static const std::unique_ptr<TempDir> home = [] {
+    auto dir = std::make_unique<TempDir>();
+    const auto jdk = frontend::find_default_jdk();
+    if (!jdk)
+      throw std::runtime_error("no JDK 17 with jmods (scripts/setup-debian.sh installs it)");
+    frontend::ClassPath path;
+    path.add_jdk(*jdk);
+    ZipEntries entries;
+    for (const char* name : kJdkClasses) {
+      const auto bytes = path.read(name);
+      if (!bytes) throw std::runtime_error(std::string("the JDK has no ") + name);
+      entries.emplace_back(std::string("classes/") + name + ".class", bytes->bytes);
+    }
+    write_bytes(dir->path() / "jmods" / "java.base.jmod", jmod_bytes(entries));
+    return dir;
+  }();
+  return home->path();
+}
+
+}  // namespace refract::test
