@@ -111,4 +111,26 @@ Bdd less_than_blocks(const BitBlock& a, const BitBlock& b) {
   return a_high_zero & ((!b_high_zero) | less);
 }
 
+Bdd sum_with_constant(const BitBlock& a, const BitBlock& b, std::uint64_t k) {
+  if (a.width() != b.width()) throw std::invalid_argument("sum_with_constant: widths differ");
+  // Bits from the least significant up; with_carry[c]: the bits so far add up and carry c out.
+  Bdd with_carry[2] = {Bdd::one(), Bdd::zero()};
+  for (unsigned i = 0; i < a.width(); ++i) {
+    const unsigned at = a.width() - 1 - i;  // vars[0] is the most significant bit
+    const unsigned k_bit = i < 64 ? static_cast<unsigned>((k >> i) & 1U) : 0U;
+    const Bdd x = Bdd::variable(a.vars[at]);
+    const Bdd y = Bdd::variable(b.vars[at]);
+    Bdd next[2] = {Bdd::zero(), Bdd::zero()};
+    for (unsigned carry = 0; carry < 2; ++carry) {
+      for (unsigned x_bit = 0; x_bit < 2; ++x_bit) {
+        const unsigned sum = x_bit + k_bit + carry;
+        next[sum >> 1] |= with_carry[carry] & (x_bit ? x : !x) & ((sum & 1U) ? y : !y);
+      }
+    }
+    with_carry[0] = next[0];
+    with_carry[1] = next[1];
+  }
+  return with_carry[0] | with_carry[1];  // the carry out of the top bit wraps around
+}
+
 }  // namespace refract::bdd

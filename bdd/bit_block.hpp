@@ -27,5 +27,8 @@ struct BitBlock {
 Bdd equal_blocks(const BitBlock& a, const BitBlock& b);
 // a < b as unsigned numbers.
 Bdd less_than_blocks(const BitBlock& a, const BitBlock& b);
+// b == (a + k) mod 2^width for blocks of one width (std::invalid_argument otherwise): a
+// ripple-carry adder, linear in the width when a and b are interleaved.
+Bdd sum_with_constant(const BitBlock& a, const BitBlock& b, std::uint64_t k);
 
 }  // namespace refract::bdd

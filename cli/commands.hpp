@@ -12,5 +12,6 @@ constexpr int kExitInternal = 3;
 int solve_command(int argc, char** argv);
 int facts_command(int argc, char** argv);
 int ir_command(int argc, char** argv);
+int analyze_command(int argc, char** argv);
 
 }  // namespace refract::cli

@@ -8,6 +8,7 @@
 #include "cli/class_path_options.hpp"
 #include "cli/commands.hpp"
 #include "cli/program_facts.hpp"
+#include "cli/run_command.hpp"
 #include "frontend/fact_database.hpp"
 #include "frontend/fact_extractor.hpp"
 #include "frontend/hierarchy.hpp"
@@ -159,23 +160,9 @@ int run_facts(const FactsArguments& args) {
 }  // namespace
 
 int facts_command(int argc, char** argv) {
-  std::optional<FactsArguments> args;
-  try {
-    args = parse_arguments(argc, argv);
-    if (!args) return kExitOk;
-  } catch (const po::error& e) {
-    std::cerr << "refract facts: " << e.what() << "\nrun 'refract facts --help' for usage\n";
-    return kExitUsage;
-  }
-  try {
-    return run_facts(*args);
-  } catch (const InputError& e) {
-    std::cerr << e.what() << '\n';
-    return kExitBadInput;
-  } catch (const std::exception& e) {
-    std::cerr << "refract facts: internal error: " << e.what() << '\n';
-    return kExitInternal;
-  }
+  return run_command<po::error>(
+      "facts", [&] { return parse_arguments(argc, argv); },
+      [](const FactsArguments& args) { return run_facts(args); });
 }
 
 }  // namespace refract::cli

@@ -8,6 +8,7 @@
 
 #include "cli/class_path_options.hpp"
 #include "cli/commands.hpp"
+#include "cli/run_command.hpp"
 #include "frontend/class_file.hpp"
 #include "frontend/class_path.hpp"
 #include "frontend/ir.hpp"
@@ -171,23 +172,9 @@ int run_ir(const IrArguments& args) {
 }  // namespace
 
 int ir_command(int argc, char** argv) {
-  std::optional<IrArguments> args;
-  try {
-    args = parse_arguments(argc, argv);
-    if (!args) return kExitOk;
-  } catch (const po::error& e) {
-    std::cerr << "refract ir: " << e.what() << "\nrun 'refract ir --help' for usage\n";
-    return kExitUsage;
-  }
-  try {
-    return run_ir(*args);
-  } catch (const InputError& e) {
-    std::cerr << e.what() << '\n';
-    return kExitBadInput;
-  } catch (const std::exception& e) {
-    std::cerr << "refract ir: internal error: " << e.what() << '\n';
-    return kExitInternal;
-  }
+  return run_command<po::error>(
+      "ir", [&] { return parse_arguments(argc, argv); },
+      [](const IrArguments& args) { return run_ir(args); });
 }
 
 }  // namespace refract::cli

@@ -8,6 +8,7 @@
 
 #include "bdd/manager.hpp"
 #include "cli/commands.hpp"
+#include "cli/run_command.hpp"
 #include "solver/checker.hpp"
 #include "solver/engine.hpp"
 #include "solver/parser.hpp"
@@ -181,28 +182,15 @@ int run_solve(const SolveArguments& args) {
 }  // namespace
 
 int solve_command(int argc, char** argv) {
-  SolveArguments args;
-  try {
-    bool help = false;
-    args = parse_arguments(argc, argv, help);
-    if (help) return kExitOk;
-  } catch (const po::error& e) {
-    std::cerr << "refract solve: " << e.what() << "\n"
-              << "run 'refract solve --help' for usage\n";
-    return kExitUsage;
-  }
-  try {
-    return run_solve(args);
-  } catch (const InputError& e) {
-    std::cerr << e.what() << '\n';
-    return kExitBadInput;
-  } catch (const bdd::BddError& e) {
-    std::cerr << "refract solve: " << e.what() << '\n';
-    return kExitInternal;
-  } catch (const std::exception& e) {
-    std::cerr << "refract solve: internal error: " << e.what() << '\n';
-    return kExitInternal;
-  }
+  return run_command<po::error>(
+      "solve",
+      [&]() -> std::optional<SolveArguments> {
+        bool help = false;
+        SolveArguments args = parse_arguments(argc, argv, help);
+        if (help) return std::nullopt;
+        return args;
+      },
+      [](const SolveArguments& args) { return run_solve(args); });
 }
 
 }  // namespace refract::cli

@@ -66,6 +66,27 @@ Bdd shifted_copy(const BitBlock& to, unsigned to_fields, unsigned from, const Bi
   return out;
 }
 
+// Cloning (Whaley-Lam): the union over numbered call edges of
+//   invoke = i, method = m, ctx < caller contexts, calleeCtx = ctx + offset (or = ctx on a cycle),
+// joined pairwise so that the union costs O(E log E) operations, not O(E^2).
+Bdd numbered_edges(const CloningNumbering& numbering, const BitBlock& invoke,
+                   const BitBlock& method, const BitBlock& ctx, const BitBlock& callee) {
+  std::vector<Bdd> parts;
+  for (const NumberedEdge& e : numbering.edges) {
+    const Bdd step = e.within_component ? bdd::equal_blocks(callee, ctx)
+                                        : bdd::sum_with_constant(ctx, callee, e.offset);
+    parts.push_back(invoke.equals_constant(e.invoke) & method.equals_constant(e.callee) &
+                    ctx.in_range(0, e.caller_contexts - 1) & step);
+  }
+  if (parts.empty()) return Bdd::zero();
+  for (std::size_t width = 1; width < parts.size(); width *= 2) {
+    for (std::size_t i = 0; i + width < parts.size(); i += 2 * width) {
+      parts[i] = parts[i] | parts[i + width];
+    }
+  }
+  return parts[0];
+}
+
 }  // namespace
 
 void ContextConstructors::build_record(rel::Relation& r) const {
@@ -73,7 +94,9 @@ void ContextConstructors::build_record(rel::Relation& r) const {
   const BitBlock& ctx = blocks[1];
   const BitBlock& hctx = blocks[2];
   if (flavour.heap_depth == 0) {
-    r.set_bdd(hctx.equals_constant(0) & (flavour.depth == 0 ? ctx.equals_constant(0) : Bdd::one()));
+    // Insensitive: the one context; cloning and flavours without heap contexts: any context.
+    const bool one_context = flavour.kind == ContextKind::kInsensitive;
+    r.set_bdd(hctx.equals_constant(0) & (one_context ? ctx.equals_constant(0) : Bdd::one()));
     return;
   }
   // The heap context is the allocating context cut to the heap depth.
@@ -81,12 +104,13 @@ void ContextConstructors::build_record(rel::Relation& r) const {
 }
 
 void ContextConstructors::build_merge(rel::Relation& r) const {
-  const auto blocks = attribute_blocks(r, {"H", "HC", "I", "C", "C"});
+  const auto blocks = attribute_blocks(r, {"H", "HC", "I", "M", "C", "C"});
   const BitBlock& heap = blocks[0];
   const BitBlock& hctx = blocks[1];
   const BitBlock& invoke = blocks[2];
-  const BitBlock& ctx = blocks[3];
-  const BitBlock& callee = blocks[4];
+  const BitBlock& method = blocks[3];
+  const BitBlock& ctx = blocks[4];
+  const BitBlock& callee = blocks[5];
   const unsigned k = flavour.depth;
   const unsigned bits = layout.field_bits;
   switch (flavour.kind) {
@@ -122,16 +146,19 @@ void ContextConstructors::build_merge(rel::Relation& r) const {
       return;
     }
     case ContextKind::kCloning:
-      break;
+      // The receiver plays no part: the context is the call path.
+      r.set_bdd(hctx.equals_constant(0) & numbered_edges(cloning, invoke, method, ctx, callee));
+      return;
   }
   throw InputError({r.name()}, "flavour " + flavour.name + " has no Merge constructor");
 }
 
 void ContextConstructors::build_merge_static(rel::Relation& r) const {
-  const auto blocks = attribute_blocks(r, {"I", "C", "C"});
+  const auto blocks = attribute_blocks(r, {"I", "M", "C", "C"});
   const BitBlock& invoke = blocks[0];
-  const BitBlock& ctx = blocks[1];
-  const BitBlock& callee = blocks[2];
+  const BitBlock& method = blocks[1];
+  const BitBlock& ctx = blocks[2];
+  const BitBlock& callee = blocks[3];
   const unsigned k = flavour.depth;
   switch (flavour.kind) {
     case ContextKind::kInsensitive:
@@ -147,7 +174,8 @@ void ContextConstructors::build_merge_static(rel::Relation& r) const {
       r.set_bdd(bdd::equal_blocks(callee, ctx));
       return;
     case ContextKind::kCloning:
-      break;
+      r.set_bdd(numbered_edges(cloning, invoke, method, ctx, callee));
+      return;
   }
   throw InputError({r.name()}, "flavour " + flavour.name + " has no MergeStatic constructor");
 }

@@ -2,15 +2,18 @@
 // (pointsto/rules/), built as BDDs of bit equalities over the fields of C and HC rather than
 // as tuples: their size does not grow with the number of contexts.
 //   Record(heap : H, ctx : C, hctx : HC)            heap context of an allocation
-//   Merge(heap : H, hctx : HC, invoke : I, ctx : C, calleeCtx : C)
+//   Merge(heap : H, hctx : HC, invoke : I, method : M, ctx : C, calleeCtx : C)
 //                                                   callee context of an instance call
-//   MergeStatic(invoke : I, ctx : C, calleeCtx : C) callee context of a static call
+//   MergeStatic(invoke : I, method : M, ctx : C, calleeCtx : C)
+//                                                   callee context of a static call
+// Only cloning's constructors depend on the callee method (its contexts number call edges).
 #pragma once
 
 #include <cstdint>
 #include <utility>
 #include <vector>
 
+#include "pointsto/cloning_numbering.hpp"
 #include "pointsto/context_flavour.hpp"
 #include "relations/relation.hpp"
 
@@ -21,6 +24,8 @@ struct ContextConstructors {
   ContextLayout layout;
   // K-type: (heap, type) pairs, the class declaring the method that allocates each heap object.
   std::vector<std::pair<std::uint64_t, std::uint64_t>> heap_classes;
+  // cloning: the numbered call edges of the pre-pass.
+  CloningNumbering cloning;
 
   // Each sets the BDD of an empty relation declared with the attributes above (in that
   // order); InputError naming the relation if its attributes have other domains.

@@ -98,4 +98,18 @@ ContextLayout context_layout(const ContextFlavour& flavour, std::uint64_t elemen
   return layout;
 }
 
+std::string default_order(const ContextFlavour& flavour) {
+  switch (flavour.kind) {
+    case ContextKind::kInsensitive:
+    case ContextKind::kCloning:
+      return "Z0_I0_M0xM1_C0xC1_V0xV1_F0_HC0xHC1_H0xH1_T0xT1";
+    case ContextKind::kCall:
+      return "Z0_M0xM1_V0xV1_F0_I0xC0xC1xHC0xHC1xH0xH1_T0xT1";
+    case ContextKind::kObject:
+    case ContextKind::kType:
+      break;
+  }
+  return "Z0_I0_M0xM1_V0xV1_F0_C0xC1xHC0xHC1xH0xH1_T0xT1";
+}
+
 }  // namespace refract::pointsto

@@ -78,6 +78,27 @@ BitBlock strided_block(int first, int width, int stride) {
   return b;
 }
 
+// The adder behind cloning contexts: b = (a + k) mod 2^w, every pair checked, wrap-around
+// included; and it stays small when a and b are interleaved (60-bit blocks, as in 2^60 paths).
+TEST(BitBlockTest, SumWithConstantIsAdditionModuloTheWidth) {
+  Manager manager(ManagerSettings{});
+  manager.add_variables(120);
+  const BitBlock a = block_of(0, 5), b = block_of(5, 5);
+  const std::vector<int> vars = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+  for (std::uint64_t k : {0, 1, 7, 31, 32, 45}) {
+    std::uint64_t count = 0;
+    for_each_assignment(sum_with_constant(a, b, k), vars, [&](const auto& bits) {
+      EXPECT_EQ(decode(bits, 5, 5), (decode(bits, 0, 5) + k) % 32) << "k=" << k;
+      ++count;
+    });
+    EXPECT_EQ(count, 32u) << "one b for every a, k=" << k;
+  }
+  EXPECT_THROW(sum_with_constant(a, block_of(5, 4), 1), std::invalid_argument);
+  const BitBlock x = strided_block(0, 60, 2), y = strided_block(1, 60, 2);
+  const Bdd big = sum_with_constant(x, y, (std::uint64_t{1} << 59) + 12345);
+  EXPECT_LT(big.node_count(), 60u * 8);
+}
+
 TEST(ExactCountTest, CountsBeyondDoublePrecision) {
   Manager manager(ManagerSettings{});
   manager.add_variables(124);

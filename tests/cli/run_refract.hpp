@@ -89,10 +89,13 @@ inline RunResult run_refract(const std::vector<std::string>& args,
 class TempDir {
  public:
   TempDir() {
+    // Outside a test (SetUpTestSuite, static set-up) there is no test name to use.
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    const std::string owner = info != nullptr
+                                  ? std::string(info->test_suite_name()) + "_" + info->name()
+                                  : std::string("suite");
     path_ = std::filesystem::temp_directory_path() /
-            ("refract_cli_" + std::string(info->test_suite_name()) + "_" + info->name() + "_" +
-             std::to_string(std::random_device{}()));
+            ("refract_cli_" + owner + "_" + std::to_string(std::random_device{}()));
     std::filesystem::remove_all(path_);
     std::filesystem::create_directories(path_);
   }

@@ -26,6 +26,7 @@ using Fields = std::vector<std::uint64_t>;
 constexpr std::uint64_t kHeaps = 3;
 constexpr std::uint64_t kInvokes = 2;
 constexpr std::uint64_t kTypes = 2;
+constexpr std::uint64_t kMethods = 2;  // callees: only cloning's constructors look at them
 
 Fields decode(std::uint64_t value, unsigned fields, unsigned field_bits) {
   Fields out;
@@ -70,11 +71,12 @@ struct Space {
              {"H", kHeaps},
              {"I", kInvokes},
              {"T", kTypes},
+             {"M", kMethods},
              {"C", constructors.layout.context_size},
              {"HC", constructors.layout.heap_context_size}}) {
       space.add_domain(name, size);
     }
-    space.lay_out(bdd::parse_var_order("H0_I0_T0_C0xC1_HC0", space.instance_names()));
+    space.lay_out(bdd::parse_var_order("H0_I0_M0_T0_C0xC1_HC0", space.instance_names()));
   }
 
   rel::Relation relation(const std::string& name, const std::vector<std::string>& instances) {
@@ -124,7 +126,8 @@ std::set<Tuple> expected_merge(const Space& s) {
           } else if (ctx != 0 || hctx != 0) {
             continue;  // insens: the one context
           }
-          out.insert({heap, hctx, invoke, ctx, callee});
+          for (std::uint64_t m = 0; m < kMethods; ++m)
+            out.insert({heap, hctx, invoke, m, ctx, callee});
         }
       }
     }
@@ -140,7 +143,7 @@ TEST_P(ContextConstructorsTest, MergeMatchesTheModelOfContextsAsElementLists) {
   Space s(flavour, kind == ContextKind::kCall   ? kInvokes
                    : kind == ContextKind::kType ? kTypes
                                                 : kHeaps);
-  rel::Relation merge = s.relation("Merge", {"H0", "HC0", "I0", "C0", "C1"});
+  rel::Relation merge = s.relation("Merge", {"H0", "HC0", "I0", "M0", "C0", "C1"});
   s.constructors.build_merge(merge);
   EXPECT_EQ(s.tuples(merge), expected_merge(s));
 }
@@ -170,7 +173,7 @@ TEST_P(ContextConstructorsTest, MergeStaticPushesTheCallSiteOrKeepsTheContext) {
   Space s(flavour, kind == ContextKind::kCall   ? kInvokes
                    : kind == ContextKind::kType ? kTypes
                                                 : kHeaps);
-  rel::Relation merge = s.relation("MergeStatic", {"I0", "C0", "C1"});
+  rel::Relation merge = s.relation("MergeStatic", {"I0", "M0", "C0", "C1"});
   s.constructors.build_merge_static(merge);
   std::set<Tuple> expected;
   for (std::uint64_t invoke = 0; invoke < kInvokes; ++invoke) {
@@ -180,7 +183,7 @@ TEST_P(ContextConstructorsTest, MergeStaticPushesTheCallSiteOrKeepsTheContext) {
               ? encode(shifted(filled(invoke, s.bits()), decode(ctx, s.k(), s.bits()), s.k()),
                        s.bits())
               : ctx;
-      expected.insert({invoke, ctx, callee});
+      for (std::uint64_t m = 0; m < kMethods; ++m) expected.insert({invoke, m, ctx, callee});
     }
   }
   EXPECT_EQ(s.tuples(merge), expected);

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Benchmark of `refract analyze` (issue 5, item 3): real programs from Debian packages with the
+# JDK 17 jmods, under several context flavours. Prints one row per program and flavour:
+# seconds, peak RSS, peak BDD nodes, contexts, reachable methods, call edges, polymorphic call
+# sites and casts that may fail. A run that exceeds --timeout prints "timeout" with the time
+# it had. When a sensitive run and the insensitive run of a program both finish, the script
+# checks that the sensitive call edges are a subset of the insensitive ones (the invariant of
+# tests/pointsto/flavours_test.cpp on a real program) and prints SUBSET-VIOLATION otherwise.
+# Each run also leaves OUT/PROGRAM/FLAVOUR.rules.json, the solver's per-rule profile, and
+# OUT/PROGRAM/FLAVOUR.log, its progress. Not a test: it installs packages and takes hours.
+#
+# Usage: bench/pointsto.sh [--programs "xalan checkstyle antlr hsqldb"]
+#                          [--flavours "insens 1-call 2-obj+H 2-type+H 3-obj+2H cloning"]
+#                          [--timeout S] [--build DIR] [--out DIR]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+programs="xalan checkstyle antlr hsqldb"
+flavours="insens 1-call 2-obj+H 2-type+H 3-obj+2H cloning"
+timeout_s=3600
+build=build-bench
+out_root=bench/work/pointsto
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --programs) programs="$2"; shift 2 ;;
+    --flavours) flavours="$2"; shift 2 ;;
+    --timeout) timeout_s="$2"; shift 2 ;;
+    --build) build="$2"; shift 2 ;;
+    --out) out_root="$2"; shift 2 ;;
+    *) sed -n '2,16p' "$0" >&2; exit 2 ;;
+  esac
+done
+
+packages=(libxalan2-java libhsqldb-java checkstyle antlr openjdk-17-jdk-headless time)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q >&2
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+    "${missing[@]}" >&2
+fi
+
+if [ ! -x "$build/refract" ]; then
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DREFRACT_TESTS=OFF >/dev/null
+  cmake --build "$build" -j2 --target refract >/dev/null
+fi
+refract="$build/refract"
+jdk=/usr/lib/jvm/java-17-openjdk-amd64
+[ -d "$jdk/jmods" ] || { echo "no jmods under $jdk" >&2; exit 1; }
+
+# The program's jar (the package's own, as the issue names them) and main class. Classes of
+# other packages the program refers to are absent: phantom, listed in the facts statistics.
+main_of() {
+  case "$1" in
+    xalan) echo org.apache.xalan.xslt.Process ;;
+    checkstyle) echo com.puppycrawl.tools.checkstyle.Main ;;
+    antlr) echo antlr.Tool ;;
+    hsqldb) echo org.hsqldb.server.Server ;;
+    *) echo "unknown program $1" >&2; exit 2 ;;
+  esac
+}
+class_path_of() {
+  case "$1" in
+    xalan) echo /usr/share/java/xalan2.jar:/usr/share/java/serializer.jar ;;
+    checkstyle) echo /usr/share/java/checkstyle.jar ;;
+    antlr) echo /usr/share/java/antlr.jar ;;
+    hsqldb) echo /usr/share/java/hsqldb.jar ;;
+  esac
+}
+
+# A value of stats.json (numbers only), or "-".
+stat() { grep -o "\"$2\": [0-9.e+-]*" "$1" 2>/dev/null | head -1 | awk '{print $2}' || true; }
+
+rows=()
+for program in $programs; do
+  for flavour in $flavours; do
+    out="$out_root/$program/$flavour"
+    rm -rf "$out"
+    mkdir -p "$out"
+    echo "[pointsto.sh] $program $flavour" >&2
+    rc=0
+    # Progress goes to a log: the last lines tell where a timed-out run was.
+    /usr/bin/time -f 'TIME %e %M' -o "$out.time" timeout "$timeout_s" "$refract" analyze \
+      --classpath "$(class_path_of "$program")" --jdk "$jdk" --main "$(main_of "$program")" \
+      --context "$flavour" --out "$out" --rule-stats "$out.rules.json" >"$out.log" 2>&1 || rc=$?
+    seconds=$(awk '/^TIME/ {print $2}' "$out.time" 2>/dev/null || echo -)
+    rss=$(awk '/^TIME/ {printf "%d", $3 / 1024}' "$out.time" 2>/dev/null || echo -)
+    s="$out/stats.json"
+    if [ "$rc" -eq 0 ]; then
+      status=ok
+    elif [ "$rc" -eq 124 ]; then
+      status="timeout"
+    else
+      status="exit$rc"
+      tail -3 "$out.log" | sed "s/^/[pointsto.sh] $program $flavour: /" >&2
+    fi
+    if [ "$status" = ok ] && [ "$flavour" != insens ] && [ -f "$out_root/$program/insens/call-edges.tsv" ]; then
+      extra=$(comm -23 "$out/call-edges.tsv" "$out_root/$program/insens/call-edges.tsv" | wc -l)
+      if [ "$extra" -ne 0 ]; then
+        echo "SUBSET-VIOLATION: $program $flavour has $extra call edges insens lacks" | tee /dev/stderr
+      fi
+    fi
+    rows+=("$(printf '%-10s %-9s %-7s %9s %8s %11s %12s %8s %9s %8s %8s' "$program" "$flavour" \
+      "$status" "$seconds" "$rss" "$(stat "$s" peak_bdd_nodes)" "$(stat "$s" contexts)" \
+      "$(stat "$s" reachable_methods)" "$(stat "$s" call_edges)" \
+      "$(stat "$s" polymorphic_call_sites)" "$(stat "$s" may_fail_casts)")")
+  done
+done
+
+echo "refract analyze with the JDK 17 jmods ($(date +%F), $(nproc) cores, timeout $timeout_s s," \
+  "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg))"
+printf '%-10s %-9s %-7s %9s %8s %11s %12s %8s %9s %8s %8s\n' program flavour status seconds \
+  peakMiB peak-nodes contexts methods edges poly casts
+for r in "${rows[@]}"; do echo "$r"; done

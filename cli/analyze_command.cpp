@@ -1,0 +1,218 @@
+// refract analyze: the context-sensitive points-to analysis of a program with the JDK, and
+// its call graph exported for Soot-based tools.
+#include <sys/resource.h>
+
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <iostream>
+#include <optional>
+#include <string>
+
+#include "cli/class_path_options.hpp"
+#include "cli/commands.hpp"
+#include "cli/program_facts.hpp"
+#include "cli/run_command.hpp"
+#include "exporters/jcg_json.hpp"
+#include "exporters/soot_text.hpp"
+#include "pointsto/analysis.hpp"
+#include "support/atomic_file.hpp"
+#include "support/error.hpp"
+#include "support/json.hpp"
+#include "support/output_paths.hpp"
+
+namespace refract::cli {
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct AnalyzeArguments {
+  ClassPathArguments class_path;
+  std::string main_class;
+  std::string context = "insens";
+  std::optional<std::string> order;
+  std::optional<std::uint64_t> nodes;
+  std::optional<std::uint64_t> cache;
+  std::string out;
+  std::vector<std::string> dumps;
+  std::optional<std::string> rule_stats;
+  std::string rules = REFRACT_SOURCE_RULES_DIR;
+  bool quiet = false;
+};
+
+po::options_description analyze_options() {
+  po::options_description options(
+      "refract analyze --classpath CP --main CLASS [--jdk DIR] [--context FLAVOUR] --out DIR "
+      "[options]");
+  options.add_options()("help,h", "show this help");
+  add_class_path_options(options);
+  options.add_options()("main", po::value<std::string>(), "the main class (binary name)")(
+      "context", po::value<std::string>(),
+      "insens (default), K-call, K-obj, K-type (K = 1..4) with optional +H or +JH, cloning")(
+      "order", po::value<std::string>(), "BDD variable order (bddbddb syntax)")(
+      "nodes", po::value<std::string>(), "initial BDD node table size")(
+      "cache", po::value<std::string>(), "BDD operation cache size")(
+      "out", po::value<std::string>(), "folder for the results")(
+      "dump", po::value<std::vector<std::string>>(), "also write relation REL as OUT/REL.tsv")(
+      "rule-stats", po::value<std::string>(),
+      "write the solver's per-rule profile (time, evaluations, sizes, nodes) to FILE")(
+      "rules", po::value<std::string>(),
+      "folder of the points-to rules (default: the shipped ones)")("quiet,q",
+                                                                   "no progress on stderr");
+  return options;
+}
+
+std::uint64_t parse_count(const std::string& option, const std::string& text) {
+  std::size_t used = 0;
+  unsigned long long value = 0;
+  try {
+    value = std::stoull(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || text.empty() || text[0] == '-' || value == 0) {
+    throw po::error("--" + option + ": expected a positive number, got '" + text + "'");
+  }
+  return value;
+}
+
+std::optional<AnalyzeArguments> parse_arguments(int argc, char** argv) {
+  const po::options_description options = analyze_options();
+  po::variables_map vm;
+  po::store(po::command_line_parser(argc, argv).options(options).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << options;
+    return std::nullopt;
+  }
+  AnalyzeArguments args;
+  args.class_path = class_path_arguments(vm);
+  if (!vm.count("main")) throw po::error("missing --main");
+  args.main_class = vm["main"].as<std::string>();
+  if (!vm.count("out")) throw po::error("missing --out");
+  args.out = vm["out"].as<std::string>();
+  if (vm.count("context")) args.context = vm["context"].as<std::string>();
+  if (vm.count("order")) args.order = vm["order"].as<std::string>();
+  if (vm.count("nodes")) args.nodes = parse_count("nodes", vm["nodes"].as<std::string>());
+  if (vm.count("cache")) args.cache = parse_count("cache", vm["cache"].as<std::string>());
+  if (vm.count("dump")) args.dumps = vm["dump"].as<std::vector<std::string>>();
+  if (vm.count("rule-stats")) args.rule_stats = vm["rule-stats"].as<std::string>();
+  if (vm.count("rules")) args.rules = vm["rules"].as<std::string>();
+  args.quiet = vm.count("quiet") != 0;
+  return args;
+}
+
+std::uint64_t peak_rss_bytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;
+}
+
+void write_names(std::ostream& out, const char* key, const std::vector<std::string>& names) {
+  out << "  " << json_string(key) << ": [";
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    out << (i > 0 ? ",\n    " : "\n    ") << json_string(names[i]);
+  }
+  out << (names.empty() ? "]" : "\n  ]");
+}
+
+void write_stats(const fs::path& file, const AnalyzeArguments& args,
+                 const pointsto::AnalysisResult& r, const frontend::FactCounts& counts,
+                 double facts_seconds, double total_seconds) {
+  AtomicOutputFile file_out(file);
+  std::ostream& out = file_out.stream();
+  out << "{\n  \"main\": " << json_string(args.main_class)
+      << ",\n  \"context\": " << json_string(args.context)
+      << ",\n  \"order\": " << json_string(r.order)
+      << ",\n  \"seconds\": {\"facts\": " << facts_seconds;
+  for (const auto& [phase, seconds] : r.seconds)
+    out << ", " << json_string(phase) << ": " << seconds;
+  out << ", \"total\": " << total_seconds << "},\n  \"peak_rss_bytes\": " << peak_rss_bytes()
+      << ",\n  \"peak_bdd_nodes\": " << r.bdd.peak_used_nodes
+      << ",\n  \"peak_live_bdd_nodes\": " << r.bdd.peak_live_nodes
+      << ",\n  \"garbage_collections\": " << r.bdd.garbage_collections
+      << ",\n  \"contexts\": " << r.contexts;
+  if (r.cloning_paths != 0) {
+    out << ",\n  \"cloning_max_paths\": " << r.cloning_paths
+        << ",\n  \"cloning_wrapped\": " << (r.cloning_wrapped ? "true" : "false");
+  }
+  out << ",\n  \"reachable_methods\": " << r.call_graph.reachable_methods.size()
+      << ",\n  \"call_edges\": " << r.call_graph.edges.size()
+      << ",\n  \"polymorphic_call_sites\": " << r.polymorphic_calls.size()
+      << ",\n  \"may_fail_casts\": " << r.may_fail_casts.size() << ",\n  \"relations\": {";
+  bool first = true;
+  for (const auto& [name, size] : r.sizes) {
+    out << (first ? "" : ", ") << json_string(name) << ": " << size;
+    first = false;
+  }
+  out << "},\n";
+  write_names(out, "unmodelled_natives", r.unmodelled_natives);
+  out << ",\n  \"unsupported_invokedynamic\": [";
+  for (std::size_t i = 0; i < counts.unsupported_invokedynamic.size(); ++i) {
+    const auto& site = counts.unsupported_invokedynamic[i];
+    out << (i > 0 ? ",\n    " : "\n    ") << "{\"method\": " << json_string(site.method)
+        << ", \"pc\": " << site.pc << ", \"what\": " << json_string(site.what) << "}";
+  }
+  out << (counts.unsupported_invokedynamic.empty() ? "]" : "\n  ]") << ",\n";
+  write_names(out, "polymorphic_call_site_list", r.polymorphic_calls);
+  out << ",\n";
+  write_names(out, "may_fail_cast_list", r.may_fail_casts);
+  out << "\n}\n";
+  file_out.commit();
+}
+
+int run_analyze(const AnalyzeArguments& args) {
+  const auto start = Clock::now();
+  std::ostream* progress = args.quiet ? nullptr : &std::cerr;
+  pointsto::AnalysisOptions options;
+  options.flavour = pointsto::parse_context_flavour(args.context, "--context");
+  options.order = args.order;
+  if (args.nodes) options.bdd.initial_nodes = *args.nodes;
+  if (args.cache) options.bdd.cache_size = *args.cache;
+  options.rules_dir = args.rules;
+  options.work_dir = fs::path(args.out) / "facts";
+  options.dumps = args.dumps;
+  if (args.rule_stats) options.rule_stats = *args.rule_stats;
+  options.progress = progress;
+  check_output_directory(args.out);
+  if (args.rule_stats) check_output_file(*args.rule_stats, args.out);
+
+  if (progress) *progress << "[analyze] reading classes and extracting facts\n";
+  const std::unique_ptr<ExtractedProgram> program =
+      extract_program(args.class_path, args.main_class, progress);
+  for (const frontend::SkippedClass& s : program->skipped) {
+    std::cerr << "skipped: " << s.message << '\n';
+  }
+  const double facts_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  pointsto::Analysis analysis(program->extractor->facts(),
+                              program->extractor->invocation_positions(), options);
+  const pointsto::AnalysisResult result = analysis.run();
+
+  const fs::path out = args.out;
+  exporters::write_reachable_methods(out / "reachable-methods.txt", result.call_graph);
+  exporters::write_call_edges(out / "call-edges.tsv", result.call_graph);
+  exporters::write_jcg_json(out / "callgraph.json", result.call_graph);
+  for (const std::string& relation : args.dumps) analysis.dump(relation, out / (relation + ".tsv"));
+  const double total = std::chrono::duration<double>(Clock::now() - start).count();
+  write_stats(out / "stats.json", args, result, program->extractor->counts(), facts_seconds, total);
+  if (progress) {
+    *progress << "[analyze] " << args.context << ": " << result.call_graph.reachable_methods.size()
+              << " reachable methods, " << result.call_graph.edges.size() << " call edges, "
+              << result.contexts << " contexts, peak " << result.bdd.peak_used_nodes
+              << " BDD nodes; " << total << " s\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+int analyze_command(int argc, char** argv) {
+  return run_command<po::error>(
+      "analyze", [&] { return parse_arguments(argc, argv); },
+      [](const AnalyzeArguments& args) { return run_analyze(args); });
+}
+
+}  // namespace refract::cli

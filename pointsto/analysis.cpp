@@ -1,0 +1,257 @@
+#include "pointsto/analysis.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <ostream>
+#include <set>
+
+#include "pointsto/context_constructors.hpp"
+#include "relations/tuple_io.hpp"
+#include "solver/checker.hpp"
+#include "solver/parser.hpp"
+#include "solver/stats_report.hpp"
+#include "support/atomic_file.hpp"
+#include "support/error.hpp"
+
+namespace refract::pointsto {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+// The relations of the rules that the driver reads or builds (pointsto/README.md).
+constexpr const char* kEntryRules = "pointsto.datalog";
+constexpr const char* kReachable = "Reachable";              // (ctx : C, method : M)
+constexpr const char* kReachableMethod = "ReachableMethod";  // (method : M)
+constexpr const char* kCallGraphEdge = "CallGraphEdge";      // (invoke : I, method : M)
+constexpr const char* kPolymorphicCall = "PolymorphicCall";  // (invoke : I)
+constexpr const char* kMayFailCast = "MayFailCast";
+constexpr const char* kUnmodelledNative = "UnmodelledNative";  // (method : M)
+
+double since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Each (heap, class declaring the method that allocates it) pair, for K-type contexts.
+std::vector<std::pair<std::uint64_t, std::uint64_t>> heap_classes(
+    const frontend::FactDatabase& facts) {
+  std::map<std::uint64_t, std::uint64_t> method_of_var;
+  for (const auto& t : facts.relation("VarMethod").sorted_tuples()) method_of_var[t[0]] = t[1];
+  std::map<std::uint64_t, std::uint64_t> class_of_method;
+  for (const auto& t : facts.relation("MethodDeclared").sorted_tuples()) {
+    class_of_method[t[0]] = t[1];
+  }
+  std::set<std::pair<std::uint64_t, std::uint64_t>> out;
+  for (const auto& t : facts.relation("Alloc").sorted_tuples()) {
+    const auto method = method_of_var.find(t[0]);
+    if (method == method_of_var.end()) continue;
+    const auto cls = class_of_method.find(method->second);
+    if (cls != class_of_method.end()) out.emplace(t[1], cls->second);
+  }
+  return {out.begin(), out.end()};
+}
+
+std::uint64_t element_count(const ContextFlavour& flavour, const frontend::FactDatabase& facts) {
+  switch (flavour.kind) {
+    case ContextKind::kCall:
+      return facts.domain("I").size();
+    case ContextKind::kObject:
+      return facts.domain("H").size();
+    case ContextKind::kType:
+      return facts.domain("T").size();
+    case ContextKind::kInsensitive:
+    case ContextKind::kCloning:
+      break;
+  }
+  return 0;
+}
+
+void write_text(const fs::path& file, const std::string& text) {
+  AtomicOutputFile out(file);
+  out.stream() << text;
+  out.commit();
+}
+
+// The names of a relation's tuples, one attribute: sorted.
+std::vector<std::string> names_of(const rel::Relation& r) {
+  std::vector<std::string> out;
+  r.for_each_tuple([&](std::span<const std::uint64_t> t) {
+    std::string line;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      const auto& map = r.space().domain(r.attributes()[i].domain).map;
+      line += (i > 0 ? "\t" : "") + (map ? map->label(t[i]) : std::to_string(t[i]));
+    }
+    out.push_back(std::move(line));
+  });
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+Analysis::Analysis(const frontend::FactDatabase& facts,
+                   const std::vector<frontend::InvocationPosition>& positions,
+                   AnalysisOptions options)
+    : facts_(facts), positions_(positions), options_(std::move(options)) {}
+
+Analysis::~Analysis() = default;
+
+AnalysisResult Analysis::run() {
+  AnalysisResult result;
+  const ContextFlavour& flavour = options_.flavour;
+  const fs::path entry = options_.rules_dir / kEntryRules;
+  if (!fs::is_regular_file(entry)) throw InputError({entry.string()}, "rules not found");
+
+  auto start = Clock::now();
+  fs::create_directories(options_.work_dir);
+  frontend::write_fact_database(facts_, options_.work_dir);
+  result.seconds["write_facts"] = since(start);
+  ContextConstructors constructors;
+  constructors.flavour = flavour;
+  if (flavour.kind == ContextKind::kCloning) {
+    const auto prepass_start = Clock::now();
+    constructors.cloning = number_call_paths(prepass_call_graph());
+    constructors.layout.context_size = std::uint64_t{1} << constructors.cloning.context_bits;
+    result.seconds["prepass"] = since(prepass_start);
+    result.cloning_paths = constructors.cloning.max_paths;
+    result.cloning_wrapped = constructors.cloning.wrapped;
+  } else {
+    constructors.layout = context_layout(flavour, element_count(flavour, facts_), "--context");
+  }
+  if (flavour.kind == ContextKind::kType) constructors.heap_classes = heap_classes(facts_);
+  write_text(options_.work_dir / "contexts.datalog",
+             "# Context domains of flavour " + flavour.name + ", written by refract analyze\n" +
+                 "C " + std::to_string(constructors.layout.context_size) + "\nHC " +
+                 std::to_string(constructors.layout.heap_context_size) + "\n");
+  write_text(options_.work_dir / "analysis.datalog",
+             "# The points-to analysis as refract analyze ran it.\n"
+             ".include \"facts.datalog\"\n.include \"contexts.datalog\"\n.include \"" +
+                 fs::absolute(entry).string() + "\"\n");
+
+  start = Clock::now();
+  program_ = std::make_unique<solver::Program>(
+      solver::parse_program_file(options_.work_dir / "analysis.datalog"));
+  solver::check_program(*program_);
+  solver::EngineOptions engine_options;
+  engine_options.input_dir = options_.work_dir;
+  engine_options.output_dir = options_.work_dir;
+  engine_options.var_order = options_.order ? *options_.order : default_order(flavour);
+  engine_options.bdd = options_.bdd;
+  engine_options.progress = options_.progress;
+  engine_options.built_inputs["Record"] = [&](rel::Relation& r) { constructors.build_record(r); };
+  engine_options.built_inputs["Merge"] = [&](rel::Relation& r) { constructors.build_merge(r); };
+  engine_options.built_inputs["MergeStatic"] = [&](rel::Relation& r) {
+    constructors.build_merge_static(r);
+  };
+  for (const std::string& name : options_.dumps) {
+    if (std::none_of(program_->relations.begin(), program_->relations.end(),
+                     [&](const auto& r) { return r.name == name; })) {
+      throw InputError({"--dump"}, "the analysis has no relation " + name);
+    }
+  }
+  for (const auto& [name, builder] : engine_options.built_inputs) {
+    const auto declared = std::find_if(program_->relations.begin(), program_->relations.end(),
+                                       [&](const auto& r) { return r.name == name; });
+    if (declared == program_->relations.end()) {
+      throw InputError({entry.string()}, "the rules do not declare the constructor " + name);
+    }
+  }
+  engine_options.profile = options_.rule_stats.has_value();
+  engine_ = std::make_unique<solver::Engine>(*program_, engine_options);
+  engine_->run();
+  result.seconds["solve"] = since(start);
+  if (options_.rule_stats) {
+    solver::PhaseTimes times;
+    times.solve = times.total = result.seconds["solve"];
+    write_text(*options_.rule_stats, solver::stats_json(*program_, *engine_, times));
+  }
+
+  start = Clock::now();
+  result.order = engine_->var_order();
+  result.bdd = engine_->bdd_stats();
+  for (const solver::RelationDecl& r : program_->relations) {
+    result.sizes[r.name] = engine_->relation_size(r.name).to_string();
+  }
+  const rel::Relation& reachable = engine_->relation(kReachable);
+  result.contexts = std::stoull(
+      rel::project_away(reachable, {reachable.attributes()[1].name}).size().to_string());
+  exporters::CallGraph& graph = result.call_graph;
+  graph.reachable_methods = names_of(engine_->relation(kReachableMethod));
+  for (const std::string& line : names_of(engine_->relation(kCallGraphEdge))) {
+    const std::size_t tab = line.find('\t');
+    graph.edges.emplace_back(line.substr(0, tab), line.substr(tab + 1));
+  }
+  std::set<std::string> sites;
+  for (const auto& [site, callee] : graph.edges) sites.insert(site);
+  const auto& invokes = facts_.domain("I").names();
+  const auto& methods = facts_.domain("M").names();
+  for (const auto& t : facts_.relation("CallIn").sorted_tuples()) {
+    if (!sites.count(invokes[t[0]])) continue;
+    exporters::CallSite& site = graph.sites[invokes[t[0]]];
+    site.caller = methods[t[1]];
+    if (t[0] < positions_.size()) {
+      site.pc = positions_[t[0]].pc;
+      site.line = positions_[t[0]].line;
+    }
+  }
+  for (const auto& t : facts_.relation("DeclaredTarget").sorted_tuples()) {
+    if (sites.count(invokes[t[0]])) graph.sites[invokes[t[0]]].declared_target = methods[t[1]];
+  }
+  // Calls the JVM makes itself (`<jvm>/...`, e.g. finalize()) have no calling method: they
+  // stay in call-edges.tsv, and callgraph.json, whose sites belong to methods, leaves them out.
+  for (const std::string& site : sites) graph.sites.try_emplace(site);
+  result.polymorphic_calls = names_of(engine_->relation(kPolymorphicCall));
+  result.may_fail_casts = names_of(engine_->relation(kMayFailCast));
+  result.unmodelled_natives = names_of(engine_->relation(kUnmodelledNative));
+  result.seconds["read_results"] = since(start);
+  return result;
+}
+
+// Cloning's pre-pass: the insensitive analysis in work_dir/prepass, its call graph as element
+// numbers of the facts. Its engine is gone when this returns (one BDD manager at a time).
+CallGraphIds Analysis::prepass_call_graph() const {
+  AnalysisOptions options = options_;
+  options.flavour = parse_context_flavour("insens", "--context");
+  options.order.reset();
+  options.dumps.clear();
+  options.rule_stats.reset();
+  options.work_dir = options_.work_dir / "prepass";
+  if (options.progress) *options.progress << "[analyze] cloning: insensitive pre-pass\n";
+  Analysis prepass(facts_, positions_, options);
+  const AnalysisResult insensitive = prepass.run();
+
+  std::map<std::string, std::uint64_t> invoke_id, method_id;
+  const auto& invokes = facts_.domain("I").names();
+  const auto& methods = facts_.domain("M").names();
+  for (std::uint64_t i = 0; i < invokes.size(); ++i) invoke_id.emplace(invokes[i], i);
+  for (std::uint64_t m = 0; m < methods.size(); ++m) method_id.emplace(methods[m], m);
+  std::map<std::uint64_t, std::uint64_t> caller_of;
+  for (const auto& t : facts_.relation("CallIn").sorted_tuples()) caller_of[t[0]] = t[1];
+
+  CallGraphIds graph;
+  for (const auto& [site, callee] : insensitive.call_graph.edges) {
+    CallGraphIds::Edge e;
+    e.invoke = invoke_id.at(site);
+    e.callee = method_id.at(callee);
+    if (const auto caller = caller_of.find(e.invoke); caller != caller_of.end()) {
+      e.caller = caller->second;
+    }
+    graph.edges.push_back(e);
+  }
+  // Methods the JVM enters in context 0 (entry.datalog, startup.datalog, clinit.datalog);
+  // any other method no edge reaches gets a context of its own as well.
+  for (const auto& t : facts_.relation("EntryMethod").sorted_tuples()) graph.roots.push_back(t[0]);
+  for (const auto& t : facts_.relation("ClassInit").sorted_tuples()) graph.roots.push_back(t[1]);
+  for (const std::string& m : names_of(prepass.engine_->relation("StartupMethod"))) {
+    graph.roots.push_back(method_id.at(m));
+  }
+  return graph;
+}
+
+void Analysis::dump(const std::string& relation, const fs::path& file) const {
+  rel::write_tsv(file, engine_->relation(relation));
+}
+
+}  // namespace refract::pointsto

@@ -1,0 +1,76 @@
+// One run of the points-to analysis (`refract analyze`): the program's facts and a context
+// flavour in; the solved relations, the call graph and the statistics out. The rules are the
+// Datalog files of pointsto/rules/; this code only declares the context domains, builds the
+// flavour's constructor relations (pointsto/context_constructors.hpp) and reads results.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <iosfwd>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bdd/manager.hpp"
+#include "exporters/call_graph.hpp"
+#include "frontend/fact_database.hpp"
+#include "frontend/fact_extractor.hpp"
+#include "pointsto/cloning_numbering.hpp"
+#include "pointsto/context_flavour.hpp"
+#include "solver/engine.hpp"
+
+namespace refract::pointsto {
+
+struct AnalysisOptions {
+  ContextFlavour flavour;
+  std::optional<std::string> order;  // overrides the flavour's default order
+  bdd::ManagerSettings bdd;
+  std::filesystem::path rules_dir;  // holds pointsto.datalog and what it includes
+  std::filesystem::path work_dir;   // facts, contexts.datalog and analysis.datalog go here
+  std::vector<std::string> dumps;   // relations --dump asks for: checked before solving
+  // --rule-stats: the solver's report (per-rule time, evaluations, result size, peak nodes),
+  // as `refract solve --stats` writes it
+  std::optional<std::filesystem::path> rule_stats;
+  std::ostream* progress = nullptr;
+};
+
+struct AnalysisResult {
+  exporters::CallGraph call_graph;
+  std::string order;                         // the variable order used
+  std::uint64_t contexts = 0;                // distinct contexts of reachable methods
+  std::map<std::string, std::string> sizes;  // every relation's exact size
+  std::vector<std::string> polymorphic_calls;
+  std::vector<std::string> may_fail_casts;
+  std::vector<std::string> unmodelled_natives;
+  std::map<std::string, double> seconds;  // per phase
+  bdd::ManagerStats bdd;
+  std::uint64_t cloning_paths = 0;  // cloning: the most call paths to one method (cap 2^62)
+  bool cloning_wrapped = false;     // cloning: some method had more, contexts wrapped around
+};
+
+class Analysis {
+ public:
+  // positions: of each I element (FactExtractor::invocation_positions), for the JCG export.
+  Analysis(const frontend::FactDatabase& facts,
+           const std::vector<frontend::InvocationPosition>& positions, AnalysisOptions options);
+  ~Analysis();
+
+  // Writes the facts and the program into work_dir, solves, reads the results.
+  AnalysisResult run();
+  // A relation of the solved program as TSV of element names; std::invalid_argument if the
+  // program has no such relation.
+  void dump(const std::string& relation, const std::filesystem::path& file) const;
+
+ private:
+  CallGraphIds prepass_call_graph() const;
+
+  const frontend::FactDatabase& facts_;
+  const std::vector<frontend::InvocationPosition>& positions_;
+  AnalysisOptions options_;
+  std::unique_ptr<solver::Program> program_;
+  std::unique_ptr<solver::Engine> engine_;
+};
+
+}  // namespace refract::pointsto

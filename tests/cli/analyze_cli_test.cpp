@@ -1,0 +1,348 @@
+// `refract analyze` end to end (issue 5, items 4 and 5): the exports load where they should
+// (callgraph.json has the JCG shape and agrees with call-edges.tsv; its method descriptors are
+// those javap prints), stats.json agrees with the exports, and bad inputs (a wrong class path,
+// a main class without main(String[]), an unknown flavour or relation, bad options) give a
+// clear error, a non-zero exit and no exports.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/run_refract.hpp"
+#include "exporters/json_reader.hpp"
+#include "pointsto/small_jdk.hpp"
+
+namespace refract::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kFixtureClasses = REFRACT_FIXTURE_CLASSES;
+
+RunResult analyze(const TempDir& dir, const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {"analyze", "--jdk", small_jdk().string(), "--quiet"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return run_refract(args, dir.path());
+}
+
+RunResult analyze_fixture(const TempDir& dir, const std::string& fixture, const fs::path& out,
+                          const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> args = {"--classpath", kFixtureClasses.string(),
+                                   "--main",      "pointsto." + fixture + ".Main",
+                                   "--out",       out.string()};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return analyze(dir, args);
+}
+
+JsonValue read_json(const fs::path& file) {
+  const std::string text = read_file(file);
+  return JsonReader(text).document();
+}
+
+// A JCG method as one comparable string: "La/B;.name(params)ret".
+std::string jcg_method(const JsonValue& m) {
+  std::string text = m.at("declaringClass").string() + "." + m.at("name").string() + "(";
+  for (const JsonValue& p : m.at("parameterTypes").array()) text += p.string();
+  return text + ")" + m.at("returnType").string();
+}
+
+// ---- exports --------------------------------------------------------------------------------
+
+class AnalyzeExportsTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = std::make_unique<TempDir>();
+    const RunResult run =
+        analyze_fixture(*dir_, "dispatch", dir_->path() / "out", {"--context", "1-call"});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+  }
+  static void TearDownTestSuite() { dir_.reset(); }
+  static fs::path out() { return dir_->path() / "out"; }
+  static std::unique_ptr<TempDir> dir_;
+};
+std::unique_ptr<TempDir> AnalyzeExportsTest::dir_;
+
+TEST_F(AnalyzeExportsTest, WritesEveryExportAndNoTemporaryFiles) {
+  for (const char* name :
+       {"reachable-methods.txt", "call-edges.tsv", "callgraph.json", "stats.json"}) {
+    EXPECT_TRUE(fs::is_regular_file(out() / name)) << name;
+  }
+  for (const auto& entry : fs::directory_iterator(out())) {
+    EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos) << entry.path();
+  }
+}
+
+TEST_F(AnalyzeExportsTest, ReachableMethodsAndCallEdgesAreSortedAndUnique) {
+  for (const char* name : {"reachable-methods.txt", "call-edges.tsv"}) {
+    const auto lines = lines_of(read_file(out() / name));
+    ASSERT_FALSE(lines.empty()) << name;
+    for (std::size_t i = 1; i < lines.size(); ++i) EXPECT_LT(lines[i - 1], lines[i]) << name;
+  }
+  for (const std::string& line : lines_of(read_file(out() / "call-edges.tsv"))) {
+    const std::size_t tab = line.find('\t');
+    ASSERT_NE(tab, std::string::npos) << line;
+    EXPECT_EQ(line.find('\t', tab + 1), std::string::npos) << line;
+  }
+}
+
+// The JCG shape (OPAL's call-graph suite): reachableMethods, each with a method (name,
+// declaringClass, returnType, parameterTypes as JVM descriptors) and callSites (declaredTarget,
+// line, pc, targets); every edge of call-edges.tsv from a method's site is there.
+TEST_F(AnalyzeExportsTest, CallGraphJsonHasTheJcgShapeAndEveryEdge) {
+  const JsonValue doc = read_json(out() / "callgraph.json");
+  const auto& methods = doc.at("reachableMethods").array();
+  const auto reachable = lines_of(read_file(out() / "reachable-methods.txt"));
+  EXPECT_EQ(methods.size(), reachable.size());
+  std::size_t targets = 0;
+  std::set<std::string> with_line;
+  for (const JsonValue& entry : methods) {
+    const JsonValue& m = entry.at("method");
+    EXPECT_TRUE(m.at("name").is_string());
+    EXPECT_EQ(m.at("declaringClass").string().front(), 'L') << jcg_method(m);
+    EXPECT_FALSE(m.at("returnType").string().empty());
+    for (const JsonValue& site : entry.at("callSites").array()) {
+      EXPECT_TRUE(site.at("declaredTarget").is_object());
+      EXPECT_TRUE(site.at("pc").is_number());
+      EXPECT_GE(site.at("pc").number(), 0) << jcg_method(m) << ": no pc for a bytecode call";
+      if (site.at("line").number() > 0) with_line.insert(jcg_method(m));
+      EXPECT_FALSE(site.at("targets").array().empty());
+      targets += site.at("targets").array().size();
+    }
+  }
+  std::size_t method_edges = 0;
+  for (const std::string& line : lines_of(read_file(out() / "call-edges.tsv"))) {
+    if (line.rfind("<jvm>/", 0) != 0) ++method_edges;
+  }
+  EXPECT_EQ(targets, method_edges);
+  // The fixtures are compiled with line numbers: main's calls have theirs.
+  EXPECT_TRUE(with_line.count("Lpointsto/dispatch/Main;.main([Ljava/lang/String;)V"));
+}
+
+// Descriptors as the class files have them: every method of the fixture in callgraph.json,
+// and every target of its call sites, is a member javap prints with that name and descriptor
+// (synthetic lambda classes have no class file; JDK classes come from the same JDK 17).
+TEST_F(AnalyzeExportsTest, MethodDescriptorsMatchJavap) {
+  const JsonValue doc = read_json(out() / "callgraph.json");
+  std::set<std::string> methods;
+  for (const JsonValue& entry : doc.at("reachableMethods").array()) {
+    if (entry.at("method").at("declaringClass").string().rfind("Lpointsto/dispatch/", 0) != 0)
+      continue;
+    methods.insert(jcg_method(entry.at("method")));
+    for (const JsonValue& site : entry.at("callSites").array()) {
+      for (const JsonValue& t : site.at("targets").array()) methods.insert(jcg_method(t));
+    }
+  }
+  ASSERT_GE(methods.size(), 5U);
+  std::set<std::string> classes;
+  for (const std::string& m : methods) classes.insert(m.substr(1, m.find(';') - 1));
+  std::string command = "javap -s -p -cp '" + kFixtureClasses.string() + "'";
+  for (const std::string& c : classes) command += " '" + c + "'";
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(::popen((command + " 2>&1").c_str(), "r"), ::pclose);
+  ASSERT_TRUE(pipe);
+  std::string text;
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe.get())) > 0;)
+    text.append(buffer, n);
+  // "Compiled from" / "class a.B ... {" headers, then "  decl;" + "    descriptor: D".
+  std::set<std::string> declared;
+  std::string current_class, declaration;
+  for (const std::string& line : lines_of(text)) {
+    if (!line.empty() && line.front() != ' ' && line.back() == '{') {
+      std::istringstream words(line);
+      std::string word, previous;
+      while (words >> word && previous != "class" && previous != "interface") previous = word;
+      current_class = word.substr(0, word.find('<'));
+    } else if (line.rfind("  ", 0) == 0 && line.rfind("    ", 0) != 0) {
+      declaration = line;
+    } else if (line.rfind("    descriptor: (", 0) == 0) {
+      std::string name;
+      if (declaration.find("static {}") != std::string::npos) {
+        name = "<clinit>";
+      } else {
+        const std::size_t paren = declaration.find('(');
+        const std::size_t space = declaration.rfind(' ', paren);
+        name = declaration.substr(space + 1, paren - space - 1);
+        if (name == current_class) name = "<init>";
+      }
+      std::string internal = current_class;
+      for (char& c : internal)
+        if (c == '.') c = '/';
+      declared.insert("L" + internal + ";." + name + line.substr(16));
+    }
+  }
+  for (const std::string& m : methods) {
+    EXPECT_TRUE(declared.count(m)) << m << " is not a member javap prints:\n" << text;
+  }
+}
+
+TEST_F(AnalyzeExportsTest, StatsAgreeWithTheExports) {
+  const JsonValue stats = read_json(out() / "stats.json");
+  EXPECT_EQ(stats.at("context").string(), "1-call");
+  EXPECT_EQ(stats.at("reachable_methods").number(),
+            static_cast<double>(lines_of(read_file(out() / "reachable-methods.txt")).size()));
+  EXPECT_EQ(stats.at("call_edges").number(),
+            static_cast<double>(lines_of(read_file(out() / "call-edges.tsv")).size()));
+  EXPECT_GT(stats.at("contexts").number(), 1);
+  EXPECT_GT(stats.at("peak_bdd_nodes").number(), 0);
+  EXPECT_GT(stats.at("peak_rss_bytes").number(), 0);
+  EXPECT_EQ(stats.at("polymorphic_call_sites").number(),
+            static_cast<double>(stats.at("polymorphic_call_site_list").array().size()));
+  EXPECT_EQ(stats.at("may_fail_casts").number(),
+            static_cast<double>(stats.at("may_fail_cast_list").array().size()));
+  EXPECT_TRUE(stats.at("unmodelled_natives").is_array());
+  EXPECT_TRUE(stats.at("unsupported_invokedynamic").is_array());
+  for (const char* phase : {"facts", "solve", "total"}) {
+    EXPECT_TRUE(stats.at("seconds").at(phase).is_number()) << phase;
+  }
+  EXPECT_TRUE(stats.at("relations").at("VarPointsTo").is_number());
+}
+
+// --dump REL writes the relation as TSV of element names.
+TEST(AnalyzeDumpTest, WritesTheRelationAsNames) {
+  TempDir dir;
+  const RunResult run = analyze_fixture(dir, "fields", dir.path() / "out",
+                                        {"--dump", "VarPointsToI", "--dump", "Reachable"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string pts = read_file(dir.path() / "out" / "VarPointsToI.tsv");
+  EXPECT_NE(pts.find("<pointsto.fields.Main: void main(java.lang.String[])>/args\t"
+                     "<jvm>/new java.lang.String[]/0\n"),
+            std::string::npos)
+      << pts;
+  EXPECT_NE(read_file(dir.path() / "out" / "Reachable.tsv")
+                .find("<pointsto.fields.Main: void main(java.lang.String[])>"),
+            std::string::npos);
+}
+
+// --rule-stats: the solver's per-rule profile, as `refract solve --stats` reports it.
+TEST(AnalyzeRuleStatsTest, WritesEveryRulesProfile) {
+  TempDir dir;
+  const fs::path file = dir.path() / "rules.json";
+  const RunResult run =
+      analyze_fixture(dir, "fields", dir.path() / "out", {"--rule-stats", file.string()});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const JsonValue stats = read_json(file);
+  const auto& rules = stats.at("rules").array();
+  ASSERT_GT(rules.size(), 100U);
+  bool evaluated = false;
+  for (const JsonValue& rule : rules) {
+    EXPECT_TRUE(rule.at("rule").is_string());
+    EXPECT_NE(rule.at("location").string().find(".datalog:"), std::string::npos);
+    evaluated = evaluated || rule.at("evaluations").number() > 0;
+  }
+  EXPECT_TRUE(evaluated);
+}
+
+// ---- bad inputs ------------------------------------------------------------------------------
+
+// A failed run leaves no export behind.
+void expect_no_exports(const fs::path& out) {
+  for (const char* name :
+       {"reachable-methods.txt", "call-edges.tsv", "callgraph.json", "stats.json"}) {
+    EXPECT_FALSE(fs::exists(out / name)) << name;
+  }
+}
+
+TEST(AnalyzeBadInputTest, MissingClassPathEntryIsNamed) {
+  TempDir dir;
+  const fs::path missing = dir.path() / "no-such.jar";
+  const RunResult run = analyze(dir, {"--classpath", missing.string(), "--main", "a.Main", "--out",
+                                      (dir.path() / "out").string()});
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find(missing.string()), std::string::npos) << run.err;
+  expect_no_exports(dir.path() / "out");
+}
+
+TEST(AnalyzeBadInputTest, MainClassNotOnTheClassPathIsNamed) {
+  TempDir dir;
+  const RunResult run =
+      analyze_fixture(dir, "nosuchpackage", dir.path() / "out", {"--context", "insens"});
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find("pointsto.nosuchpackage.Main"), std::string::npos) << run.err;
+  expect_no_exports(dir.path() / "out");
+}
+
+TEST(AnalyzeBadInputTest, MainClassWithoutMainMethodIsNamed) {
+  TempDir dir;
+  const RunResult run =
+      analyze(dir, {"--classpath", kFixtureClasses.string(), "--main", "pointsto.fields.Pair",
+                    "--out", (dir.path() / "out").string()});
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find("pointsto.fields.Pair"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("main"), std::string::npos) << run.err;
+  expect_no_exports(dir.path() / "out");
+}
+
+TEST(AnalyzeBadInputTest, UnknownFlavourIsNamedBeforeAnyWork) {
+  for (const char* flavour : {"3-cal", "5-obj", "2-obj+3H", "0-call", "", "insens+H"}) {
+    TempDir dir;
+    const RunResult run =
+        analyze_fixture(dir, "fields", dir.path() / "out", {"--context", flavour});
+    EXPECT_NE(run.exit_code, 0) << flavour;
+    EXPECT_NE(run.err.find("--context"), std::string::npos) << flavour << ": " << run.err;
+    EXPECT_FALSE(fs::exists(dir.path() / "out" / "facts")) << flavour << ": work was done";
+    expect_no_exports(dir.path() / "out");
+  }
+}
+
+TEST(AnalyzeBadInputTest, UnknownDumpRelationIsNamed) {
+  TempDir dir;
+  const RunResult run =
+      analyze_fixture(dir, "fields", dir.path() / "out", {"--dump", "VarPointsToo"});
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find("VarPointsToo"), std::string::npos) << run.err;
+  expect_no_exports(dir.path() / "out");
+}
+
+TEST(AnalyzeBadInputTest, BadOrderNamesTheMissingDomain) {
+  TempDir dir;
+  const RunResult run = analyze_fixture(dir, "fields", dir.path() / "out",
+                                        {"--order", "Z0_I0_M0xM1_C0xC1_V0xV1_F0_HC0xHC1_H0xH1"});
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find("T"), std::string::npos) << run.err;
+  expect_no_exports(dir.path() / "out");
+}
+
+TEST(AnalyzeBadInputTest, OutThatIsAFileIsRejected) {
+  TempDir dir;
+  write_file(dir.path() / "out", "a file\n");
+  const RunResult run = analyze_fixture(dir, "fields", dir.path() / "out");
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find((dir.path() / "out").string()), std::string::npos) << run.err;
+}
+
+TEST(AnalyzeUsageTest, MissingRequiredOptionsAndBadNumbersAreUsageErrors) {
+  TempDir dir;
+  const std::string out = (dir.path() / "out").string();
+  const std::vector<std::vector<std::string>> cases = {
+      {"--classpath", kFixtureClasses.string(), "--out", out},
+      {"--classpath", kFixtureClasses.string(), "--main", "pointsto.fields.Main"},
+      {"--classpath", kFixtureClasses.string(), "--main", "pointsto.fields.Main", "--out", out,
+       "--nodes", "many"},
+      {"--classpath", kFixtureClasses.string(), "--main", "pointsto.fields.Main", "--out", out,
+       "--cache", "-5"},
+      {"--no-such-option"}};
+  for (const auto& args : cases) {
+    const RunResult run = analyze(dir, args);
+    EXPECT_EQ(run.exit_code, 2) << args.back() << ": " << run.err;
+    EXPECT_NE(run.err.find("refract analyze --help"), std::string::npos) << run.err;
+  }
+}
+
+TEST(AnalyzeUsageTest, HelpListsTheOptions) {
+  TempDir dir;
+  const RunResult run = run_refract({"analyze", "--help"}, dir.path());
+  EXPECT_EQ(run.exit_code, 0);
+  for (const char* option : {"--classpath", "--main", "--jdk", "--context", "--order", "--out",
+                             "--dump", "--quiet", "--nodes", "--cache"}) {
+    EXPECT_NE(run.out.find(option), std::string::npos) << option;
+  }
+}
+
+}  // namespace
+}  // namespace refract::test

@@ -1,0 +1,250 @@
+// `refract analyze` on the points-to fixtures under context flavours (issue 5, items 1 and 2):
+// - each `pts@FLAVOUR` line of a fixture's EXPECTED.tsv (derived by hand from the source)
+//   holds under that flavour; together with the plain `pts` lines of the insensitive test these
+//   show each family strictly more precise than the next weaker one: 1-call vs insens
+//   (callsite), 2-obj+H vs 1-obj (objsens), 1-type vs insens (typesens), 1-call+1H vs 1-call
+//   (heapctx), cloning vs 1-call (cloning);
+// - every context-sensitive result, projected over contexts, is a subset of the insensitive
+//   one (points-to and call edges), on every fixture;
+// - results are identical under two variable orders.
+// The runs read the small JDK of small_jdk.hpp.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cli/run_refract.hpp"
+#include "pointsto/small_jdk.hpp"
+
+namespace refract::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kFixtureClasses = REFRACT_FIXTURE_CLASSES;
+const fs::path kFixtureSources =
+    fs::path(REFRACT_SOURCE_DIR) / "tests" / "fixtures" / "java" / "pointsto";
+
+const char* const kFixtures[] = {
+    "fields",   "arrays",  "statics", "dispatch", "casts",   "exceptions", "clinit",  "threads",
+    "finalize", "natives", "lambdas", "callsite", "objsens", "typesens",   "heapctx", "cloning"};
+
+using Tuple = std::vector<std::string>;
+
+std::vector<std::string> split_tabs(const std::string& line) {
+  std::vector<std::string> fields;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t tab = line.find('\t', start);
+    fields.push_back(line.substr(start, tab == std::string::npos ? tab : tab - start));
+    if (tab == std::string::npos) return fields;
+    start = tab + 1;
+  }
+}
+
+std::set<Tuple> read_tsv(const fs::path& file) {
+  std::set<Tuple> tuples;
+  for (const std::string& line : lines_of(read_file(file))) {
+    if (!line.empty()) tuples.insert(split_tabs(line));
+  }
+  return tuples;
+}
+
+// One finished `refract analyze` run: its output folder.
+struct Result {
+  fs::path out;
+  std::set<Tuple> points_to() const { return read_tsv(out / "VarPointsToI.tsv"); }
+  std::set<Tuple> call_edges() const { return read_tsv(out / "call-edges.tsv"); }
+  std::set<Tuple> reachable() const { return read_tsv(out / "reachable-methods.txt"); }
+};
+
+// Analyses pointsto.FIXTURE.Main under `flavour` (and `order`, if given) into a fresh folder
+// of `dir`; fails the test and returns nothing if the run fails.
+std::optional<Result> analyze(const TempDir& dir, const std::string& fixture,
+                              const std::string& flavour, const std::string& order = "") {
+  const fs::path out = dir.path() / (fixture + "-" + flavour + (order.empty() ? "" : "-o"));
+  std::vector<std::string> args = {"analyze",
+                                   "--classpath",
+                                   kFixtureClasses.string(),
+                                   "--jdk",
+                                   small_jdk().string(),
+                                   "--main",
+                                   "pointsto." + fixture + ".Main",
+                                   "--context",
+                                   flavour,
+                                   "--out",
+                                   out.string(),
+                                   "--dump",
+                                   "VarPointsToI",
+                                   "--quiet"};
+  if (!order.empty()) {
+    args.push_back("--order");
+    args.push_back(order);
+  }
+  const RunResult run = run_refract(args, dir.path());
+  EXPECT_EQ(run.exit_code, 0) << fixture << " " << flavour << ": " << run.err;
+  if (run.exit_code != 0) return std::nullopt;
+  return Result{out};
+}
+
+// The `pts@FLAVOUR` lines of a fixture, by flavour: (var, heap) pairs, `-` for an empty set.
+std::map<std::string, std::vector<Tuple>> flavour_lines(const std::string& fixture) {
+  std::map<std::string, std::vector<Tuple>> by_flavour;
+  for (const std::string& line : lines_of(read_file(kFixtureSources / fixture / "EXPECTED.tsv"))) {
+    if (line.rfind("pts@", 0) != 0) continue;
+    std::vector<std::string> fields = split_tabs(line);
+    by_flavour[fields[0].substr(4)].push_back({fields[1], fields[2]});
+  }
+  return by_flavour;
+}
+
+// Objects the pts lines speak of (tests/fixtures/java/pointsto/README.md).
+bool visible_heap(const std::string& fixture, const std::string& heap) {
+  return heap.rfind("<pointsto." + fixture + ".", 0) == 0 || heap.rfind("<jvm>/", 0) == 0 ||
+         heap.rfind("\"", 0) == 0 || heap.rfind("<class ", 0) == 0;
+}
+
+std::string listing(const std::set<Tuple>& tuples) {
+  std::string out;
+  for (const Tuple& t : tuples) {
+    std::string line;
+    for (const std::string& f : t) line += (line.empty() ? "" : "\t") + f;
+    out += "  " + line + "\n";
+  }
+  return out;
+}
+
+std::set<Tuple> minus(const std::set<Tuple>& a, const std::set<Tuple>& b) {
+  std::set<Tuple> out;
+  for (const Tuple& t : a)
+    if (!b.count(t)) out.insert(t);
+  return out;
+}
+
+struct FlavourCase {
+  std::string fixture;
+  std::string flavour;
+};
+
+void PrintTo(const FlavourCase& c, std::ostream* out) {
+  *out << c.fixture << " " << c.flavour;
+}
+
+class FlavourPrecisionTest : public ::testing::TestWithParam<FlavourCase> {};
+
+// [pts@FLAVOUR] exactly the hand-derived sets for the variables the lines name.
+TEST_P(FlavourPrecisionTest, PointsToSetsMatchTheHandDerivedOnes) {
+  const auto& [fixture, flavour] = GetParam();
+  const auto lines = flavour_lines(fixture);
+  ASSERT_TRUE(lines.count(flavour)) << fixture << " has no pts@" << flavour << " lines";
+  std::map<std::string, std::set<Tuple>> wanted;
+  for (const Tuple& t : lines.at(flavour)) {
+    wanted[t[0]];
+    if (t[1] != "-") wanted[t[0]].insert(t);
+  }
+  TempDir dir;
+  const auto result = analyze(dir, fixture, flavour);
+  ASSERT_TRUE(result);
+  std::map<std::string, std::set<Tuple>> actual;
+  for (const Tuple& t : result->points_to()) {
+    if (wanted.count(t[0]) && visible_heap(fixture, t[1])) actual[t[0]].insert(t);
+  }
+  for (const auto& [var, heaps] : wanted) {
+    EXPECT_EQ(heaps, actual[var]) << "points-to set of " << var << " under " << flavour
+                                  << "\nexpected:\n"
+                                  << listing(heaps) << "found:\n"
+                                  << listing(actual[var]);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Fixtures, FlavourPrecisionTest,
+    ::testing::Values(FlavourCase{"callsite", "1-call"}, FlavourCase{"callsite", "1-obj"},
+                      FlavourCase{"objsens", "1-obj"}, FlavourCase{"objsens", "2-obj+H"},
+                      FlavourCase{"typesens", "1-type"}, FlavourCase{"heapctx", "1-call"},
+                      FlavourCase{"heapctx", "1-call+1H"}, FlavourCase{"cloning", "1-call"},
+                      FlavourCase{"cloning", "2-call"}, FlavourCase{"cloning", "cloning"}),
+    [](const ::testing::TestParamInfo<FlavourCase>& info) {
+      std::string name = info.param.fixture + "_" + info.param.flavour;
+      for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+      return name;
+    });
+
+// Every pts@FLAVOUR line of every fixture is checked by a case above: a flavour with
+// expectations and no case fails here.
+TEST(FlavourPrecisionCoverageTest, EveryExpectedFlavourHasACase) {
+  const std::set<std::pair<std::string, std::string>> covered = {
+      {"callsite", "1-call"}, {"callsite", "1-obj"},    {"cloning", "1-call"},
+      {"objsens", "1-obj"},   {"objsens", "2-obj+H"},   {"typesens", "1-type"},
+      {"heapctx", "1-call"},  {"heapctx", "1-call+1H"}, {"cloning", "2-call"},
+      {"cloning", "cloning"}};
+  for (const char* fixture : kFixtures) {
+    for (const auto& [flavour, lines] : flavour_lines(fixture)) {
+      EXPECT_TRUE(covered.count({fixture, flavour}))
+          << fixture << ": pts@" << flavour << " lines are checked by no test";
+    }
+  }
+}
+
+// The flavours the invariant tests run: one of each family, heap contexts, and the deepest.
+const char* const kSensitiveFlavours[] = {"1-call",  "2-call+H", "1-obj",
+                                          "2-obj+H", "2-type+H", "3-obj+2H"};
+
+class FlavourInvariantTest : public ::testing::TestWithParam<std::string> {};
+
+// Context sensitivity only removes spurious facts: projected over contexts, each flavour's
+// points-to pairs, call edges and reachable methods are among the insensitive ones.
+TEST_P(FlavourInvariantTest, SensitiveResultsAreSubsetsOfTheInsensitiveOnes) {
+  const std::string fixture = GetParam();
+  TempDir dir;
+  const auto insens = analyze(dir, fixture, "insens");
+  ASSERT_TRUE(insens);
+  const auto pts = insens->points_to();
+  const auto edges = insens->call_edges();
+  const auto reach = insens->reachable();
+  ASSERT_FALSE(edges.empty());
+  for (const char* flavour : kSensitiveFlavours) {
+    const auto sensitive = analyze(dir, fixture, flavour);
+    ASSERT_TRUE(sensitive);
+    EXPECT_TRUE(minus(sensitive->points_to(), pts).empty())
+        << flavour << " points-to pairs the insensitive run lacks:\n"
+        << listing(minus(sensitive->points_to(), pts));
+    EXPECT_TRUE(minus(sensitive->call_edges(), edges).empty())
+        << flavour << " call edges the insensitive run lacks:\n"
+        << listing(minus(sensitive->call_edges(), edges));
+    EXPECT_TRUE(minus(sensitive->reachable(), reach).empty())
+        << flavour << " reachable methods the insensitive run lacks:\n"
+        << listing(minus(sensitive->reachable(), reach));
+  }
+}
+
+// The variable order changes the BDDs, never the answer: each flavour under its default order
+// and under one that moves the context domains before V and F.
+TEST_P(FlavourInvariantTest, ResultsAreIdenticalUnderTwoOrders) {
+  const std::string fixture = GetParam();
+  TempDir dir;
+  for (const char* flavour : {"insens", "2-call+H", "2-obj+H"}) {
+    const auto by_default = analyze(dir, fixture, flavour);
+    const auto reordered =
+        analyze(dir, fixture, flavour, "T0xT1_Z0_M0xM1_I0xC0xC1xHC0xHC1xH0xH1_F0_V1xV0");
+    ASSERT_TRUE(by_default && reordered);
+    EXPECT_EQ(by_default->points_to(), reordered->points_to()) << flavour;
+    EXPECT_EQ(by_default->call_edges(), reordered->call_edges()) << flavour;
+    EXPECT_EQ(read_file(by_default->out / "callgraph.json"),
+              read_file(reordered->out / "callgraph.json"))
+        << flavour;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Fixtures, FlavourInvariantTest,
+    ::testing::ValuesIn(std::vector<std::string>(std::begin(kFixtures), std::end(kFixtures))),
+    [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+}  // namespace
+}  // namespace refract::test
