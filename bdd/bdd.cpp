@@ -5,6 +5,9 @@
 #include "bdd/buddy_c_api.hpp"
 #include "bdd/manager.hpp"
 
+// Exported by libbdd but declared only in its private kernel.h.
+extern "C" int bdd_makenode(unsigned int level, int low, int high);
+
 namespace refract::bdd {
 
 Bdd::Bdd() : root_(buddy::kFalse) {}
@@ -68,6 +71,14 @@ Bdd Bdd::one() {
 Bdd Bdd::variable(int var) {
   return Bdd(checked("bdd_ithvar", [&] { return bdd_ithvar(var); }));
 }
+Bdd Bdd::node(int var, const Bdd& low, const Bdd& high) {
+  // Both children are referenced, so a collection inside makenode keeps them.
+  // No OperationScope: makenode runs under no setjmp of BuDDy's, so running
+  // out of nodes must not unwind (to a stale jmp_buf); it returns 0 instead.
+  const int root = bdd_makenode(static_cast<unsigned>(bdd_var2level(var)), low.root_, high.root_);
+  check_error("bdd_makenode");
+  return Bdd(root);
+}
 Bdd Bdd::negated_variable(int var) {
   return Bdd(checked("bdd_nithvar", [&] { return bdd_nithvar(var); }));
 }
@@ -89,6 +100,12 @@ std::uint64_t Bdd::node_count() const {
   return static_cast<std::uint64_t>(checked("bdd_nodecount", [&] { return bdd_nodecount(root_); }));
 }
 
+double Bdd::approximate_count(const Bdd& variables) const {
+  const double count = bdd_satcountset(root_, variables.root_);
+  check_error("bdd_satcountset");
+  return count;
+}
+
 Bdd Bdd::operator&(const Bdd& other) const {
   return Bdd(checked("and", [&] { return bdd_apply(root_, other.root_, bddop_and); }));
 }
@@ -97,6 +114,9 @@ Bdd Bdd::operator|(const Bdd& other) const {
 }
 Bdd Bdd::operator-(const Bdd& other) const {
   return Bdd(checked("diff", [&] { return bdd_apply(root_, other.root_, bddop_diff); }));
+}
+Bdd Bdd::operator^(const Bdd& other) const {
+  return Bdd(checked("xor", [&] { return bdd_apply(root_, other.root_, bddop_xor); }));
 }
 Bdd Bdd::operator!() const {
   return Bdd(checked("not", [&] { return bdd_not(root_); }));

@@ -23,16 +23,26 @@ class Bdd {
   static Bdd one();
   static Bdd variable(int var);          // var = 1
   static Bdd negated_variable(int var);  // var = 0
+  // The node (var ? high : low); var must lie above every variable of low and
+  // high. One unique-table lookup instead of an ite: for bottom-up builders.
+  static Bdd node(int var, const Bdd& low, const Bdd& high);
   // A cube of variables, the form quantification takes.
   static Bdd variable_set(std::span<const int> vars);
 
   bool is_zero() const;
   bool is_one() const;
   std::uint64_t node_count() const;
+  // Satisfying assignments over the variables of the cube `variables` (which
+  // must include this BDD's support), as a double: O(nodes), unlike the exact
+  // count; for estimates.
+  double approximate_count(const Bdd& variables) const;
 
   Bdd operator&(const Bdd& other) const;
   Bdd operator|(const Bdd& other) const;
   Bdd operator-(const Bdd& other) const;  // and-not
+  // BuDDy's and-not walks shared subgraphs of its operands to the leaves;
+  // xor stops at them. For b subset of a, a ^ b = a - b at far less cost.
+  Bdd operator^(const Bdd& other) const;
   Bdd operator!() const;
   Bdd biimp(const Bdd& other) const;
   Bdd& operator&=(const Bdd& other) { return *this = *this & other; }

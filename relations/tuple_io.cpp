@@ -115,7 +115,7 @@ class TreeBuilder {
     }
     bdd::Bdd low = build(lo, a, position + 1);
     bdd::Bdd high = build(a, hi, position + 1);
-    return bdd::Bdd::ite(bdd::Bdd::variable(vars_[position]), high, low);
+    return bdd::Bdd::node(vars_[position], low, high);
   }
 
  private:

@@ -24,8 +24,8 @@ struct VariableInfo {
 class RulePlanner {
  public:
   RulePlanner(const Rule& rule, const std::vector<PlannedRelation>& relations,
-              const rel::DomainSpace& space)
-      : rule_(rule), relations_(relations), space_(space) {}
+              const rel::DomainSpace& space, const std::set<std::size_t>& recursive)
+      : rule_(rule), relations_(relations), space_(space), recursive_(recursive) {}
 
   RulePlan plan() {
     collect_variables();
@@ -108,19 +108,28 @@ class RulePlanner {
   }
 
   // Greedy: the (variable, instance) pairs that save the most renames first.
+  // Positions in atoms of the head's own stratum count far more: such an atom
+  // is read through a fresh delta every round, and a delta that needs no
+  // rename also keeps the quantified variables where the delta is, e.g.
+  // vP(d, h) :- assign(d, s), vP(s, h) puts s on vP's V0, at the top of the
+  // order, so the relational product skips every s the delta lacks; with s
+  // on V1 under d it walks all of assign's d levels each round (3x slower).
+  // The static atom is renamed once, the smaller result once a round.
+  static constexpr int kRecursiveWeight = 1000;
   void assign_instances() {
     std::map<std::pair<std::string, PhysicalId>, int> score;
-    auto count_atom = [&](const Atom& atom) {
+    auto count_atom = [&](const Atom& atom, int weight) {
       const PlannedRelation& r = relations_[relation_index(atom)];
       for (std::size_t i = 0; i < atom.arguments.size(); ++i) {
         if (atom.arguments[i].kind == Term::Kind::kVariable) {
-          ++score[{atom.arguments[i].text, r.instances[i]}];
+          score[{atom.arguments[i].text, r.instances[i]}] += weight;
         }
       }
     };
-    count_atom(rule_.head);
+    count_atom(rule_.head, 1);
     for (const Literal& literal : rule_.body)
-      if (const Atom* atom = std::get_if<Atom>(&literal)) count_atom(*atom);
+      if (const Atom* atom = std::get_if<Atom>(&literal))
+        count_atom(*atom, recursive_.count(relation_index(*atom)) != 0 ? kRecursiveWeight : 1);
     std::vector<std::pair<int, std::pair<std::string, PhysicalId>>> ranked;
     for (const auto& [key, s] : score) ranked.push_back({s, key});
     std::stable_sort(ranked.begin(), ranked.end(),
@@ -299,6 +308,7 @@ class RulePlanner {
             break;
           }
           const PhysicalId target = *variables_.at(t.text).instance;
+          step.moves.emplace_back(p, target);
           if (target != p) {
             const auto& src = block.vars;
             const auto& dst = space_.physical(target).block.vars;
@@ -325,6 +335,16 @@ class RulePlanner {
     step.select = select;
     step.drop = space_.variable_set(drop);
     if (!from.empty()) step.rename = std::make_shared<bdd::VarPermutation>(from, to);
+    // BuDDy renames cheaply only when the variables keep their relative order.
+    std::vector<std::pair<int, int>> mapped;
+    for (const auto& [source, target] : step.moves) {
+      const auto& src = space_.physical(source).block.vars;
+      const auto& dst = space_.physical(target).block.vars;
+      for (std::size_t i = 0; i < src.size(); ++i) mapped.emplace_back(src[i], dst[i]);
+    }
+    std::sort(mapped.begin(), mapped.end());
+    for (std::size_t i = 1; i < mapped.size(); ++i)
+      if (mapped[i].second < mapped[i - 1].second) step.rename_keeps_order = false;
     return step;
   }
 
@@ -508,6 +528,7 @@ class RulePlanner {
   const Rule& rule_;
   const std::vector<PlannedRelation>& relations_;
   const rel::DomainSpace& space_;
+  const std::set<std::size_t>& recursive_;
   std::map<std::string, VariableInfo> variables_;
   std::vector<std::size_t> order_;           // body literal indices in evaluation order
   mutable std::vector<std::string> absent_;  // warnings of body_constant_value
@@ -516,8 +537,8 @@ class RulePlanner {
 }  // namespace
 
 RulePlan plan_rule(const Rule& rule, const std::vector<PlannedRelation>& relations,
-                   const rel::DomainSpace& space) {
-  return RulePlanner(rule, relations, space).plan();
+                   const rel::DomainSpace& space, const std::set<std::size_t>& recursive) {
+  return RulePlanner(rule, relations, space, recursive).plan();
 }
 
 }  // namespace refract::solver

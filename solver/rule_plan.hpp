@@ -6,12 +6,15 @@
 //    atom only is dropped before that atom is renamed.
 //  * Instances: each rule variable gets its own instance of its domain, chosen
 //    greedily by how many atom positions (head included) already hold it
-//    there, so that most atoms need no replace at all.
+//    there, so that most atoms need no replace at all; positions in atoms of
+//    the rule's own recursive stratum (read through a delta every round)
+//    count first.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <variant>
 #include <vector>
@@ -31,7 +34,10 @@ struct AtomStep {
   bdd::Bdd select;  // constants and repeated variables, on the relation's instances
   bdd::Bdd drop;    // variable set quantified before renaming
   std::shared_ptr<bdd::VarPermutation> rename;  // null when already in place
-  bdd::Bdd quantify_after;                      // rule variables that die at this step
+  // Per kept attribute: (its instance in the relation, the rule variable's instance).
+  std::vector<std::pair<rel::PhysicalId, rel::PhysicalId>> moves;
+  bool rename_keeps_order = true;  // the rename keeps the relative order of all kept variables
+  bdd::Bdd quantify_after;         // rule variables that die at this step
 };
 
 // A comparison: acc & constraint, or acc - constraint for "!=".
@@ -64,7 +70,10 @@ struct PlannedRelation {
 // needs or a quoted constant of the head is not in its domain's map. A quoted
 // constant of the body that is not in the map makes its atom or equality
 // match nothing (an extension of bddbddb's language, noted in absent_constants).
+// `recursive` holds the relations (indices) of the rule head's own stratum:
+// atoms over them are read through a new delta every round, so their
+// positions weigh more when instances are chosen.
 RulePlan plan_rule(const Rule& rule, const std::vector<PlannedRelation>& relations,
-                   const rel::DomainSpace& space);
+                   const rel::DomainSpace& space, const std::set<std::size_t>& recursive = {});
 
 }  // namespace refract::solver

@@ -1,0 +1,115 @@
+// Garbage collections inside deep operations on a fresh manager, and the
+// operations the solver's hot loop uses in place of BuDDy's and-not and ite.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "bdd/bdd.hpp"
+#include "bdd/exact_count.hpp"
+#include "bdd/manager.hpp"
+
+namespace refract::bdd {
+namespace {
+
+// BuDDy mallocs its reference stack (2 * (varnum + 2) ints) in setvarnum. Freed
+// chunks of that size filled with a large node id make an uninitialised stack
+// hold that id; a collection marking it reads far outside the node table.
+void poison_heap_chunks(std::size_t bytes) {
+  std::vector<void*> chunks;
+  for (int i = 0; i < 64; ++i) {
+    void* p = std::malloc(bytes);
+    std::memset(p, 0x3f, bytes);  // node id 0x3f3f3f3f
+    chunks.push_back(p);
+  }
+  for (void* p : chunks) std::free(p);
+}
+
+// x_0 x_1 | x_2 x_3 | ...: linear in size when each pair is adjacent. Built
+// node by node, so no recursive operation (which would write the reference
+// stack) runs before the caller's.
+Bdd pairs_function(int vars) {
+  Bdd f = Bdd::zero();
+  for (int v = vars - 2; v >= 0; v -= 2) f = Bdd::node(v, f, Bdd::node(v + 1, f, Bdd::one()));
+  return f;
+}
+
+TEST(CollectionTest, CollectionsInsideReplaceOnAFreshTableKeepTheManagerSound) {
+  constexpr int kPairs = 12;
+  constexpr int kVars = 2 * kPairs;
+  for (int trial = 0; trial < 10; ++trial) {
+    poison_heap_chunks(sizeof(int) * (2 * kVars + 4));
+    ManagerSettings settings;
+    settings.initial_nodes = 1000;
+    settings.cache_size = 1000;
+    settings.max_increase = 1000;  // small steps: collections come often
+    Manager manager(settings);
+    manager.add_variables(kVars);
+    const Bdd f = pairs_function(kVars);
+    // Pair i moves to variables i and kPairs + i: ~2^kPairs nodes, built by a
+    // deep replace, the manager's first recursive operation, that collects
+    // many times on this table (segfaulted before the stack was zeroed).
+    std::vector<int> from, to;
+    for (int i = 0; i < kPairs; ++i) {
+      from.insert(from.end(), {2 * i, 2 * i + 1});
+      to.insert(to.end(), {i, kPairs + i});
+    }
+    const VarPermutation split(from, to);
+    const Bdd g = f.replace(split);
+    std::vector<int> all(kVars);
+    for (int v = 0; v < kVars; ++v) all[v] = v;
+    EXPECT_EQ(exact_count(g, all), exact_count(f, all));
+    EXPECT_GT(g.node_count(), std::uint64_t{1} << kPairs);
+    EXPECT_GT(manager.stats().garbage_collections, 0U);
+  }
+}
+
+TEST(BddOpsTest, XorOfASubsetIsTheDifference) {
+  Manager manager(ManagerSettings{});
+  manager.add_variables(12);
+  const Bdd a = pairs_function(12) ^ Bdd::variable(3);
+  const Bdd b = a & (Bdd::variable(0) | Bdd::negated_variable(7));
+  EXPECT_TRUE((a ^ b) == (a - b));
+  EXPECT_TRUE((a ^ a).is_zero());
+  EXPECT_TRUE((a ^ Bdd::zero()) == a);
+}
+
+TEST(BddOpsTest, NodeBuildsTheSameFunctionAsIte) {
+  Manager manager(ManagerSettings{});
+  manager.add_variables(8);
+  const Bdd low = Bdd::variable(5) & Bdd::negated_variable(7);
+  const Bdd high = Bdd::variable(4) | Bdd::variable(6);
+  EXPECT_TRUE(Bdd::node(2, low, high) == Bdd::ite(Bdd::variable(2), high, low));
+  EXPECT_TRUE(Bdd::node(0, low, low) == low);  // reduced
+  EXPECT_TRUE(Bdd::node(1, Bdd::zero(), Bdd::one()) == Bdd::variable(1));
+}
+
+// makenode runs outside BuDDy's setjmp: an exhausted table must throw, not
+// unwind to a stale jump buffer (crashed before).
+TEST(BddOpsTest, NodeOnAnExhaustedTableThrows) {
+  ManagerSettings settings;
+  settings.initial_nodes = 1000;
+  settings.max_nodes = 1000;
+  settings.cache_size = 1000;
+  Manager manager(settings);
+  manager.add_variables(20);
+  (void)(Bdd::variable(0) & Bdd::variable(1));  // leaves a jump buffer behind
+  std::vector<Bdd> held;
+  EXPECT_THROW(
+      for (int i = 0; i < 100000; ++i) {
+        // A distinct node each time: a chain of i's low bits.
+        Bdd f = Bdd::one();
+        for (int v = 19; v >= 4; --v)
+          f = ((i >> (19 - v)) & 1) != 0 ? Bdd::node(v, f, Bdd::zero())
+                                         : Bdd::node(v, Bdd::zero(), f);
+        held.push_back(f);
+      },
+      NodeTableExhausted);
+  held.clear();
+  EXPECT_TRUE((Bdd::variable(2) | Bdd::variable(3)) == Bdd::node(2, Bdd::variable(3), Bdd::one()));
+}
+
+}  // namespace
+}  // namespace refract::bdd
