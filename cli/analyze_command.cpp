@@ -10,6 +10,7 @@
 
 #include "cli/class_path_options.hpp"
 #include "cli/commands.hpp"
+#include "cli/option_values.hpp"
 #include "cli/program_facts.hpp"
 #include "cli/run_command.hpp"
 #include "exporters/jcg_json.hpp"
@@ -65,29 +66,10 @@ po::options_description analyze_options() {
   return options;
 }
 
-std::uint64_t parse_count(const std::string& option, const std::string& text) {
-  std::size_t used = 0;
-  unsigned long long value = 0;
-  try {
-    value = std::stoull(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || text.empty() || text[0] == '-' || value == 0) {
-    throw po::error("--" + option + ": expected a positive number, got '" + text + "'");
-  }
-  return value;
-}
-
 std::optional<AnalyzeArguments> parse_arguments(int argc, char** argv) {
-  const po::options_description options = analyze_options();
-  po::variables_map vm;
-  po::store(po::command_line_parser(argc, argv).options(options).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << options;
-    return std::nullopt;
-  }
+  const std::optional<po::variables_map> parsed = parse_command_line(argc, argv, analyze_options());
+  if (!parsed) return std::nullopt;
+  const po::variables_map& vm = *parsed;
   AnalyzeArguments args;
   args.class_path = class_path_arguments(vm);
   if (!vm.count("main")) throw po::error("missing --main");
@@ -96,8 +78,8 @@ std::optional<AnalyzeArguments> parse_arguments(int argc, char** argv) {
   args.out = vm["out"].as<std::string>();
   if (vm.count("context")) args.context = vm["context"].as<std::string>();
   if (vm.count("order")) args.order = vm["order"].as<std::string>();
-  if (vm.count("nodes")) args.nodes = parse_count("nodes", vm["nodes"].as<std::string>());
-  if (vm.count("cache")) args.cache = parse_count("cache", vm["cache"].as<std::string>());
+  if (vm.count("nodes")) args.nodes = positive_count("nodes", vm["nodes"].as<std::string>());
+  if (vm.count("cache")) args.cache = positive_count("cache", vm["cache"].as<std::string>());
   if (vm.count("dump")) args.dumps = vm["dump"].as<std::vector<std::string>>();
   if (vm.count("rule-stats")) args.rule_stats = vm["rule-stats"].as<std::string>();
   if (vm.count("rules")) args.rules = vm["rules"].as<std::string>();

@@ -7,6 +7,7 @@
 
 #include "cli/class_path_options.hpp"
 #include "cli/commands.hpp"
+#include "cli/option_values.hpp"
 #include "cli/program_facts.hpp"
 #include "cli/run_command.hpp"
 #include "frontend/fact_database.hpp"
@@ -50,14 +51,9 @@ po::options_description facts_options() {
 }
 
 std::optional<FactsArguments> parse_arguments(int argc, char** argv) {
-  const po::options_description options = facts_options();
-  po::variables_map vm;
-  po::store(po::command_line_parser(argc, argv).options(options).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << options;
-    return std::nullopt;
-  }
+  const std::optional<po::variables_map> parsed = parse_command_line(argc, argv, facts_options());
+  if (!parsed) return std::nullopt;
+  const po::variables_map& vm = *parsed;
   FactsArguments args;
   args.class_path = class_path_arguments(vm);
   if (vm.count("main")) args.main_class = vm["main"].as<std::string>();

@@ -8,6 +8,7 @@
 
 #include "cli/class_path_options.hpp"
 #include "cli/commands.hpp"
+#include "cli/option_values.hpp"
 #include "cli/run_command.hpp"
 #include "frontend/class_file.hpp"
 #include "frontend/class_path.hpp"
@@ -70,16 +71,12 @@ std::string class_of_signature(const std::string& signature) {
 }
 
 std::optional<IrArguments> parse_arguments(int argc, char** argv) {
-  const po::options_description options = ir_options();
-  po::variables_map vm;
-  po::store(po::command_line_parser(argc, argv).options(options).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << options
-              << "\nExits 0 only if every requested class was read and translated; a class "
-                 "left out\nunder --skip-bad-classes makes the exit code 1.\n";
-    return std::nullopt;
-  }
+  const std::optional<po::variables_map> parsed = parse_command_line(
+      argc, argv, ir_options(),
+      "\nExits 0 only if every requested class was read and translated; a class left out\n"
+      "under --skip-bad-classes makes the exit code 1.\n");
+  if (!parsed) return std::nullopt;
+  const po::variables_map& vm = *parsed;
   IrArguments args;
   args.class_path = class_path_arguments(vm);
   if (vm.count("class")) args.class_name = vm["class"].as<std::string>();

@@ -8,6 +8,7 @@
 
 #include "bdd/manager.hpp"
 #include "cli/commands.hpp"
+#include "cli/option_values.hpp"
 #include "cli/run_command.hpp"
 #include "solver/checker.hpp"
 #include "solver/engine.hpp"
@@ -56,21 +57,6 @@ po::options_description solve_options() {
   return options;
 }
 
-std::uint64_t parse_count(const std::string& option, const std::string& text) {
-  std::uint64_t value = 0;
-  std::size_t used = 0;
-  try {
-    if (!text.empty() && text[0] != '-') value = std::stoull(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size() || value == 0) {
-    throw po::error("invalid value '" + text + "' for --" + option +
-                    ": expected a positive integer");
-  }
-  return value;
-}
-
 SolveArguments parse_arguments(int argc, char** argv, bool& help) {
   po::options_description visible = solve_options();
   po::options_description all = visible;
@@ -96,9 +82,9 @@ SolveArguments parse_arguments(int argc, char** argv, bool& help) {
   args.output_dir = text("output-dir");
   args.order = text("order");
   args.stats = text("stats");
-  if (auto v = text("nodes")) args.nodes = parse_count("nodes", *v);
-  if (auto v = text("cache")) args.cache = parse_count("cache", *v);
-  if (auto v = text("max-nodes")) args.max_nodes = parse_count("max-nodes", *v);
+  if (auto v = text("nodes")) args.nodes = positive_count("nodes", *v);
+  if (auto v = text("cache")) args.cache = positive_count("cache", *v);
+  if (auto v = text("max-nodes")) args.max_nodes = positive_count("max-nodes", *v);
   args.quiet = vm.count("quiet") != 0;
   return args;
 }

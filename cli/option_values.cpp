@@ -1,0 +1,37 @@
+#include "cli/option_values.hpp"
+
+#include <iostream>
+
+namespace refract::cli {
+
+namespace po = boost::program_options;
+
+std::optional<po::variables_map> parse_command_line(int argc, char** argv,
+                                                    const po::options_description& options,
+                                                    const std::string& help_epilogue) {
+  po::variables_map vm;
+  po::store(po::command_line_parser(argc, argv).options(options).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << options << help_epilogue;
+    return std::nullopt;
+  }
+  return vm;
+}
+
+std::uint64_t positive_count(const std::string& option, const std::string& text) {
+  std::uint64_t value = 0;
+  std::size_t used = 0;
+  try {
+    if (!text.empty() && text[0] != '-') value = std::stoull(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || value == 0) {
+    throw po::error("invalid value '" + text + "' for --" + option +
+                    ": expected a positive integer");
+  }
+  return value;
+}
+
+}  // namespace refract::cli

@@ -1,0 +1,21 @@
+// Command-line handling the subcommands share: parsing argv with --help, and numeric values.
+#pragma once
+
+#include <boost/program_options.hpp>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace refract::cli {
+
+// Parses argv against `options`. On --help prints the options and `help_epilogue` to stdout
+// and returns nothing; a bad command line throws boost::program_options::error.
+std::optional<boost::program_options::variables_map> parse_command_line(
+    int argc, char** argv, const boost::program_options::options_description& options,
+    const std::string& help_epilogue = "");
+
+// The value of a positive integer option (--nodes, --cache, ...); a
+// boost::program_options::error naming the option otherwise.
+std::uint64_t positive_count(const std::string& option, const std::string& text);
+
+}  // namespace refract::cli
