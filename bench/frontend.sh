@@ -18,22 +18,10 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-packages=(libxalan2-java libhsqldb-java checkstyle antlr liblucene4.10-java fop libasm-java
-          libcommons-lang3-java libguava-java time)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  SUDO=; [ "$(id -u)" -ne 0 ] && SUDO=sudo
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
-fi
-
-if [ ! -x "$build/refract" ]; then
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DREFRACT_TESTS=OFF >/dev/null
-  cmake --build "$build" -j2 --target refract >/dev/null
-fi
+. bench/lib.sh
+install_packages libxalan2-java libhsqldb-java checkstyle antlr liblucene4.10-java fop libasm-java \
+  libcommons-lang3-java libguava-java time
+build_refract "$build"
 refract="$build/refract"
 
 jdk=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")

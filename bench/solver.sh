@@ -57,15 +57,9 @@ done
 order_names=(program v-interleaved refract-default)
 order_texts=(F0_V0_V1_H0_H1 F0_V0xV1_H0_H1 V0xV1_H0xH1_F0)
 
-if [ "$with_gringo" = 1 ] && ! command -v gringo >/dev/null; then
-  SUDO=; [ "$(id -u)" -ne 0 ] && SUDO=sudo
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q >&2
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q gringo >&2
-fi
-if [ ! -x "$build/refract" ]; then
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build "$build" -j2 --target refract >/dev/null
-fi
+. bench/lib.sh
+if [ "$with_gringo" = 1 ]; then install_packages gringo; fi
+build_refract "$build"
 refract="$build/refract"
 work=bench/work/solver
 mkdir -p "$work"

@@ -1,0 +1,24 @@
+# What the bench scripts share; sourced, from the repository root.
+
+# install_packages PKG...: installs the Debian packages that are missing (with sudo when not
+# root); apt's output goes to stderr, away from the tables.
+install_packages() {
+  local missing=() p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local sudo=
+  [ "$(id -u)" -ne 0 ] && sudo=sudo
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q >&2
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+    "${missing[@]}" >&2
+}
+
+# build_refract DIR: a Release build of the refract executable (no tests) in DIR, unless one
+# is there.
+build_refract() {
+  [ -x "$1/refract" ] && return 0
+  cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=Release -DREFRACT_TESTS=OFF >/dev/null
+  cmake --build "$1" -j2 --target refract >/dev/null
+}
