@@ -48,6 +48,18 @@ inline std::vector<std::string> lines_of(const std::string& text) {
   return lines;
 }
 
+// The fields of a TSV line (an empty line is one empty field).
+inline std::vector<std::string> split_tabs(const std::string& line) {
+  std::vector<std::string> fields;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t tab = line.find('\t', start);
+    fields.push_back(line.substr(start, tab == std::string::npos ? tab : tab - start));
+    if (tab == std::string::npos) return fields;
+    start = tab + 1;
+  }
+}
+
 // Runs `refract ARGS...` in `working_dir`. Output goes through files rather
 // than pipes, so a chatty child can never block on a full pipe.
 inline RunResult run_refract(const std::vector<std::string>& args,

@@ -35,17 +35,6 @@ const char* const kFixtures[] = {
 
 using Tuple = std::vector<std::string>;
 
-std::vector<std::string> split_tabs(const std::string& line) {
-  std::vector<std::string> fields;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t tab = line.find('\t', start);
-    fields.push_back(line.substr(start, tab == std::string::npos ? tab : tab - start));
-    if (tab == std::string::npos) return fields;
-    start = tab + 1;
-  }
-}
-
 std::set<Tuple> read_tsv(const fs::path& file) {
   std::set<Tuple> tuples;
   for (const std::string& line : lines_of(read_file(file))) {

@@ -41,18 +41,6 @@ const fs::path kDriver = kSourceDir / "tests" / "data" / "pointsto" / "insens_ma
 // One fact of EXPECTED.tsv or of the results: its kind and fields.
 using Fact = std::vector<std::string>;
 
-std::vector<std::string> split_tabs(const std::string& line) {
-  std::vector<std::string> fields;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t tab = line.find('\t', start);
-    fields.push_back(
-        line.substr(start, tab == std::string::npos ? std::string::npos : tab - start));
-    if (tab == std::string::npos) return fields;
-    start = tab + 1;
-  }
-}
-
 // The lines of a map file: element i is line i.
 std::vector<std::string> read_map(const fs::path& file) {
   return lines_of(read_file(file));
