@@ -119,6 +119,26 @@ TEST(ExactCountTest, CountsBeyondDoublePrecision) {
   EXPECT_EQ(exact_count(past_double, vars).to_string(), "9007199254740993");
 }
 
+// Counts are made in 64 bits while they fit and in BigUint past that: both sides of the edge.
+TEST(ExactCountTest, CountsAtTheEdgeOfSixtyFourBits) {
+  Manager manager(ManagerSettings{});
+  manager.add_variables(124);
+  const BitBlock x = strided_block(0, 62, 2), y = strided_block(1, 62, 2);
+  std::vector<int> vars;
+  for (int i = 0; i < 124; ++i) vars.push_back(i);
+  // x < 4 with y free: 2^64, one past the largest 64-bit count.
+  EXPECT_EQ(exact_count(x.in_range(0, 3), vars).to_string(), "18446744073709551616");
+  // x < 4, y free, but not (x = 0, y = 0): 2^64 - 1, the largest that fits.
+  const Bdd largest = x.in_range(0, 3) & !(x.equals_constant(0) & y.equals_constant(0));
+  EXPECT_EQ(exact_count(largest, vars).to_string(), "18446744073709551615");
+  // Past 64 bits below the root already (the root's children count 2^123 - 1 and 2^123).
+  const Bdd all_but_one = !(x.equals_constant(5) & y.equals_constant(7));
+  EXPECT_EQ(exact_count(all_but_one, vars).to_string(), "21267647932558653966460912964485513215");
+  // The terminals: 2^124 and 0.
+  EXPECT_EQ(exact_count(Bdd::one(), vars).to_string(), "21267647932558653966460912964485513216");
+  EXPECT_EQ(exact_count(Bdd::zero(), vars).to_string(), "0");
+}
+
 TEST(EnumerateTest, ExpandsDontCareVariables) {
   Manager manager(ManagerSettings{});
   manager.add_variables(3);
