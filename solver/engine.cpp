@@ -25,6 +25,19 @@ namespace {
 using bdd::Bdd;
 using Clock = std::chrono::steady_clock;
 
+// Adds the time a scope takes to a counter of EngineProfile.
+class ScopedSeconds {
+ public:
+  explicit ScopedSeconds(double& into) : into_(into), start_(Clock::now()) {}
+  ~ScopedSeconds() { into_ += std::chrono::duration<double>(Clock::now() - start_).count(); }
+  ScopedSeconds(const ScopedSeconds&) = delete;
+  ScopedSeconds& operator=(const ScopedSeconds&) = delete;
+
+ private:
+  double& into_;
+  Clock::time_point start_;
+};
+
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
@@ -44,6 +57,7 @@ struct Engine::State {
   // instances: the plan with instances chosen as for a non-recursive rule.
   std::vector<std::optional<RulePlan>> static_plans;
   std::vector<RuleProfile> profiles;
+  EngineProfile overheads;
   std::vector<Bdd> last_results;  // per rule, its last result (with options.profile)
   std::string order_text;
 
@@ -394,6 +408,7 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
         seen[rule][atom->relation] = full[atom->relation];
   };
   auto deltas = [&](std::size_t rule) {
+    ScopedSeconds timer(overheads.deltas);
     std::map<std::size_t, Bdd> out;
     for (const auto& [r, value] : seen[rule]) {
       if (value == full[r]) continue;
@@ -403,6 +418,7 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
   };
   // Adds a rule's result to its head.
   auto absorb = [&](std::size_t rule, const Bdd& result) {
+    ScopedSeconds timer(overheads.absorbing);
     const std::size_t r = plans[rule].head;
     try {
       // result - full as result ^ (result & full): and and xor stop at shared
@@ -427,6 +443,7 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
   std::size_t iteration = 0;
   auto report = [&]() {
     if (!progress()) return;
+    ScopedSeconds timer(overheads.reporting);
     std::string sizes;
     for (std::size_t r : members) {
       rel::Relation d(*space, "", relations[r].attributes());
@@ -448,6 +465,7 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
     // Prepared now, not before the sweep, so that they include what earlier
     // rules just added; this rule has then seen everything so far.
     try {
+      ScopedSeconds timer(overheads.preparing);
       for (std::size_t s = 0; s < plan.steps.size(); ++s) {
         if (const AtomStep* atom = std::get_if<AtomStep>(&plan.steps[s])) {
           rs.values[s] = prepare_atom(*atom, relations[atom->relation].bdd());
@@ -579,7 +597,10 @@ void Engine::run() {
   s.build_domains();
   s.choose_order();
   s.build_relations();
-  s.load_inputs();
+  {
+    ScopedSeconds timer(s.overheads.loading);
+    s.load_inputs();
+  }
   const std::vector<Stratum> strata = stratify(s.program);
   s.plan_rules(strata);
   s.last_results.assign(s.plans.size(), Bdd::zero());
@@ -636,6 +657,10 @@ std::vector<std::vector<std::uint64_t>> Engine::tuples(const std::string& name) 
 
 const std::vector<RuleProfile>& Engine::rule_profiles() const {
   return state_->profiles;
+}
+
+const EngineProfile& Engine::engine_profile() const {
+  return state_->overheads;
 }
 bdd::ManagerStats Engine::bdd_stats() const {
   return state_->space->manager().stats();

@@ -43,6 +43,16 @@ struct RuleProfile {
   std::uint64_t peak_nodes = 0;  // node table occupancy seen right after its evaluations
 };
 
+// Where the solver's time goes besides the rules' own products (RuleProfile), reported by
+// --stats: what an order or a rule rewrite cannot explain shows up here.
+struct EngineProfile {
+  double loading = 0;    // reading and encoding the inputs
+  double preparing = 0;  // renaming full relations for a first sweep
+  double deltas = 0;     // finding what each rule has not yet seen
+  double absorbing = 0;  // adding rule results to their heads
+  double reporting = 0;  // counting new tuples for the progress lines
+};
+
 class Engine {
  public:
   Engine(const Program& program, EngineOptions options);
@@ -63,6 +73,7 @@ class Engine {
   std::vector<std::vector<std::uint64_t>> tuples(const std::string& relation) const;
 
   const std::vector<RuleProfile>& rule_profiles() const;
+  const EngineProfile& engine_profile() const;
   bdd::ManagerStats bdd_stats() const;
   std::string var_order() const;  // the order actually used
   // A relation by name, e.g. for TSV dumps; throws std::invalid_argument if unknown.

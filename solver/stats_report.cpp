@@ -20,6 +20,11 @@ std::string stats_json(const Program& program, const Engine& engine, const Phase
       << ", \"peak_live_nodes\": " << bdd.peak_live_nodes
       << ", \"garbage_collections\": " << bdd.garbage_collections
       << ", \"gc_seconds\": " << bdd.gc_seconds << ", \"operations\": " << bdd.operations << "},\n";
+  const EngineProfile& overheads = engine.engine_profile();
+  out << "  \"engine\": {\"loading\": " << overheads.loading
+      << ", \"preparing\": " << overheads.preparing << ", \"deltas\": " << overheads.deltas
+      << ", \"absorbing\": " << overheads.absorbing << ", \"reporting\": " << overheads.reporting
+      << "},\n";
   out << "  \"relations\": {";
   for (std::size_t i = 0; i < program.relations.size(); ++i) {
     const std::string& name = program.relations[i].name;

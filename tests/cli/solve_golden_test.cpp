@@ -161,6 +161,11 @@ TEST(SolveGoldenTest, StatsToStdoutIsJsonWithRulesAndPeakNodes) {
   EXPECT_EQ(json.substr(json.find_last_not_of(" \n"), 1), "}");
   EXPECT_NE(json.find("\"rules\""), std::string::npos);
   EXPECT_NE(json.find("\"peak_used_nodes\""), std::string::npos);
+  // The solver's own time besides the rules: each part named.
+  for (const char* part : {"loading", "preparing", "deltas", "absorbing", "reporting"}) {
+    EXPECT_NE(json.find("\"engine\": {"), std::string::npos);
+    EXPECT_NE(json.find(std::string("\"") + part + "\": "), std::string::npos) << part;
+  }
   // One entry per rule of the program, each with its text and location.
   EXPECT_NE(json.find("reach(m) :- entry(m)."), std::string::npos);
   EXPECT_NE(json.find("pointsto.datalog:93:1"), std::string::npos) << json;
