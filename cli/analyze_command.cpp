@@ -6,6 +6,7 @@
 #include <chrono>
 #include <iostream>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "cli/class_path_options.hpp"
@@ -16,6 +17,7 @@
 #include "exporters/jcg_json.hpp"
 #include "exporters/soot_text.hpp"
 #include "pointsto/analysis.hpp"
+#include "pointsto/heap_merging.hpp"
 #include "support/atomic_file.hpp"
 #include "support/error.hpp"
 #include "support/json.hpp"
@@ -41,6 +43,7 @@ struct AnalyzeArguments {
   std::vector<std::string> dumps;
   std::optional<std::string> rule_stats;
   std::string rules = REFRACT_SOURCE_RULES_DIR;
+  pointsto::ExceptionObjects exception_objects = pointsto::ExceptionObjects::kPerType;
   bool quiet = false;
 };
 
@@ -56,6 +59,8 @@ po::options_description analyze_options() {
       "order", po::value<std::string>(), "BDD variable order (bddbddb syntax)")(
       "nodes", po::value<std::string>(), "initial BDD node table size")(
       "cache", po::value<std::string>(), "BDD operation cache size")(
+      "exception-objects", po::value<std::string>(),
+      "per-type (default: one object per exception type) or per-site (one per allocation)")(
       "out", po::value<std::string>(), "folder for the results")(
       "dump", po::value<std::vector<std::string>>(), "also write relation REL as OUT/REL.tsv")(
       "rule-stats", po::value<std::string>(),
@@ -83,6 +88,14 @@ std::optional<AnalyzeArguments> parse_arguments(int argc, char** argv) {
   if (vm.count("dump")) args.dumps = vm["dump"].as<std::vector<std::string>>();
   if (vm.count("rule-stats")) args.rule_stats = vm["rule-stats"].as<std::string>();
   if (vm.count("rules")) args.rules = vm["rules"].as<std::string>();
+  if (vm.count("exception-objects")) {
+    try {
+      args.exception_objects =
+          pointsto::parse_exception_objects(vm["exception-objects"].as<std::string>());
+    } catch (const std::invalid_argument& e) {
+      throw po::error(e.what());
+    }
+  }
   args.quiet = vm.count("quiet") != 0;
   return args;
 }
@@ -101,9 +114,30 @@ void write_names(std::ostream& out, const char* key, const std::vector<std::stri
   out << (names.empty() ? "]" : "\n  ]");
 }
 
+// What the heap abstraction did before encoding.
+struct HeapSummary {
+  std::uint64_t heap_objects = 0;    // elements of H after merging
+  std::uint64_t merged_sites = 0;    // allocation sites that became part of a merged object
+  std::uint64_t merged_objects = 0;  // the objects they became
+};
+
+HeapSummary summarise(const frontend::FactDatabase& facts, const pointsto::HeapMerge& merge) {
+  HeapSummary summary;
+  summary.heap_objects = facts.domain("H").size();
+  summary.merged_sites = merge.size();
+  std::set<std::string> objects;
+  for (const auto& [site, object] : merge) objects.insert(object);
+  summary.merged_objects = objects.size();
+  return summary;
+}
+
+const char* exception_objects_name(pointsto::ExceptionObjects e) {
+  return e == pointsto::ExceptionObjects::kPerType ? "per-type" : "per-site";
+}
+
 void write_stats(const fs::path& file, const AnalyzeArguments& args,
                  const pointsto::AnalysisResult& r, const frontend::FactCounts& counts,
-                 double facts_seconds, double total_seconds) {
+                 const HeapSummary& heaps, double facts_seconds, double total_seconds) {
   AtomicOutputFile file_out(file);
   std::ostream& out = file_out.stream();
   out << "{\n  \"main\": " << json_string(args.main_class)
@@ -116,7 +150,11 @@ void write_stats(const fs::path& file, const AnalyzeArguments& args,
       << ",\n  \"peak_bdd_nodes\": " << r.bdd.peak_used_nodes
       << ",\n  \"peak_live_bdd_nodes\": " << r.bdd.peak_live_nodes
       << ",\n  \"garbage_collections\": " << r.bdd.garbage_collections
-      << ",\n  \"contexts\": " << r.contexts;
+      << ",\n  \"contexts\": " << r.contexts << ",\n  \"exception_objects\": "
+      << json_string(exception_objects_name(args.exception_objects))
+      << ",\n  \"heap_objects\": " << heaps.heap_objects
+      << ",\n  \"merged_allocation_sites\": " << heaps.merged_sites
+      << ",\n  \"merged_objects\": " << heaps.merged_objects;
   if (r.cloning_paths != 0) {
     out << ",\n  \"cloning_max_paths\": " << r.cloning_paths
         << ",\n  \"cloning_wrapped\": " << (r.cloning_wrapped ? "true" : "false");
@@ -168,9 +206,21 @@ int run_analyze(const AnalyzeArguments& args) {
   for (const frontend::SkippedClass& s : program->skipped) {
     std::cerr << "skipped: " << s.message << '\n';
   }
+  const frontend::FactDatabase& extracted = program->extractor->facts();
+  const pointsto::HeapMerge merge = args.exception_objects == pointsto::ExceptionObjects::kPerType
+                                        ? pointsto::exception_objects_by_type(extracted)
+                                        : pointsto::HeapMerge{};
+  std::optional<frontend::FactDatabase> merged;
+  if (!merge.empty()) merged = pointsto::merge_heaps(extracted, merge);
+  const frontend::FactDatabase& facts = merged ? *merged : extracted;
+  const HeapSummary heaps = summarise(facts, merge);
+  if (progress) {
+    *progress << "[analyze] exception objects " << exception_objects_name(args.exception_objects)
+              << ": " << heaps.merged_sites << " allocation sites merged into "
+              << heaps.merged_objects << " objects; " << heaps.heap_objects << " heap objects\n";
+  }
   const double facts_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  pointsto::Analysis analysis(program->extractor->facts(),
-                              program->extractor->invocation_positions(), options);
+  pointsto::Analysis analysis(facts, program->extractor->invocation_positions(), options);
   const pointsto::AnalysisResult result = analysis.run();
 
   const fs::path out = args.out;
@@ -179,7 +229,8 @@ int run_analyze(const AnalyzeArguments& args) {
   exporters::write_jcg_json(out / "callgraph.json", result.call_graph);
   for (const std::string& relation : args.dumps) analysis.dump(relation, out / (relation + ".tsv"));
   const double total = std::chrono::duration<double>(Clock::now() - start).count();
-  write_stats(out / "stats.json", args, result, program->extractor->counts(), facts_seconds, total);
+  write_stats(out / "stats.json", args, result, program->extractor->counts(), heaps, facts_seconds,
+              total);
   if (progress) {
     *progress << "[analyze] " << args.context << ": " << result.call_graph.reachable_methods.size()
               << " reachable methods, " << result.call_graph.edges.size() << " call edges, "

@@ -24,6 +24,10 @@ std::uint64_t FactDomain::at(std::string_view element) const {
 }
 
 void FactRelation::add(std::initializer_list<std::uint64_t> tuple) {
+  add(std::span<const std::uint64_t>(tuple.begin(), tuple.size()));
+}
+
+void FactRelation::add(std::span<const std::uint64_t> tuple) {
   if (tuple.size() != arity()) {
     throw std::invalid_argument("relation " + name_ + " has arity " + std::to_string(arity()) +
                                 ", not " + std::to_string(tuple.size()));

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <initializer_list>
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -57,9 +58,12 @@ class FactRelation {
 
   // Adds one tuple; its length must be the arity (std::invalid_argument otherwise).
   void add(std::initializer_list<std::uint64_t> tuple);
+  void add(std::span<const std::uint64_t> tuple);
   // The tuples sorted and without duplicates.
   std::vector<std::vector<std::uint64_t>> sorted_tuples() const;
   std::size_t raw_size() const { return values_.size() / arity(); }
+  // The tuples as added (repeats included), row-major.
+  const std::vector<std::uint64_t>& raw_values() const { return values_; }
 
  private:
   std::string name_;

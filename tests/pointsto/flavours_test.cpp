@@ -54,8 +54,11 @@ struct Result {
 // Analyses pointsto.FIXTURE.Main under `flavour` (and `order`, if given) into a fresh folder
 // of `dir`; fails the test and returns nothing if the run fails.
 std::optional<Result> analyze(const TempDir& dir, const std::string& fixture,
-                              const std::string& flavour, const std::string& order = "") {
-  const fs::path out = dir.path() / (fixture + "-" + flavour + (order.empty() ? "" : "-o"));
+                              const std::string& flavour, const std::string& order = "",
+                              const std::vector<std::string>& extra = {}) {
+  std::string name = fixture + "-" + flavour + (order.empty() ? "" : "-o");
+  for (const std::string& arg : extra) name += "-" + arg;
+  const fs::path out = dir.path() / name;
   std::vector<std::string> args = {"analyze",
                                    "--classpath",
                                    kFixtureClasses.string(),
@@ -74,6 +77,7 @@ std::optional<Result> analyze(const TempDir& dir, const std::string& fixture,
     args.push_back("--order");
     args.push_back(order);
   }
+  args.insert(args.end(), extra.begin(), extra.end());
   const RunResult run = run_refract(args, dir.path());
   EXPECT_EQ(run.exit_code, 0) << fixture << " " << flavour << ": " << run.err;
   if (run.exit_code != 0) return std::nullopt;
@@ -228,6 +232,54 @@ TEST_P(FlavourInvariantTest, ResultsAreIdenticalUnderTwoOrders) {
               read_file(reordered->out / "callgraph.json"))
         << flavour;
   }
+}
+
+// --exception-objects per-type (the default) only renames: the call graph is the per-site one,
+// and its points-to pairs are the per-site ones with each exception site replaced by its type's
+// object.
+TEST_P(FlavourInvariantTest, MergingExceptionObjectsByTypeOnlyRenamesThem) {
+  const std::string fixture = GetParam();
+  TempDir dir;
+  const auto per_type = analyze(dir, fixture, "insens", "", {"--exception-objects", "per-type"});
+  const auto per_site = analyze(dir, fixture, "insens", "", {"--exception-objects", "per-site"});
+  ASSERT_TRUE(per_type && per_site);
+  EXPECT_EQ(per_type->call_edges(), per_site->call_edges());
+  EXPECT_EQ(per_type->reachable(), per_site->reachable());
+  const std::set<Tuple> merged_pts = per_type->points_to();
+  std::set<std::string> exception_types;  // T of every <exception T> the merged run has
+  for (const Tuple& t : merged_pts) {
+    if (t[1].rfind("<exception ", 0) == 0) {
+      exception_types.insert(t[1].substr(11, t[1].size() - 12));
+    }
+  }
+  std::set<Tuple> renamed;
+  for (Tuple t : per_site->points_to()) {
+    // A program site is `<method>/new T/n`; the JVM's own objects stay apart.
+    const std::size_t at = t[1].rfind("/new ");
+    if (t[1].rfind("<jvm>/", 0) != 0 && at != std::string::npos) {
+      const std::string type = t[1].substr(at + 5, t[1].rfind('/') - at - 5);
+      if (exception_types.count(type) != 0) t[1] = "<exception " + type + ">";
+    }
+    renamed.insert(t);
+  }
+  EXPECT_EQ(merged_pts, renamed) << "merged only:\n"
+                                 << listing(minus(merged_pts, renamed)) << "renamed only:\n"
+                                 << listing(minus(renamed, merged_pts));
+}
+
+// What the merge is for: one object stands for every allocation of an exception type.
+TEST(ExceptionObjectsTest, PerTypeHasOneObjectPerExceptionTypeAndPerSiteOnePerAllocation) {
+  TempDir dir;
+  const auto per_type = analyze(dir, "exceptions", "insens");  // the default
+  const auto per_site =
+      analyze(dir, "exceptions", "insens", "", {"--exception-objects", "per-site"});
+  ASSERT_TRUE(per_type && per_site);
+  const std::string e1 = "<pointsto.exceptions.Main: void main(java.lang.String[])>/e1";
+  EXPECT_TRUE(per_type->points_to().count({e1, "<exception pointsto.exceptions.AppException>"}));
+  EXPECT_TRUE(per_site->points_to().count(
+      {e1, "<pointsto.exceptions.Main: void thrower()>/new pointsto.exceptions.AppException/0"}));
+  const std::string stats = read_file(per_type->out / "stats.json");
+  EXPECT_NE(stats.find("\"exception_objects\": \"per-type\""), std::string::npos) << stats;
 }
 
 INSTANTIATE_TEST_SUITE_P(

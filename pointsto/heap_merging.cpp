@@ -1,0 +1,84 @@
+#include "pointsto/heap_merging.hpp"
+
+#include <set>
+#include <stdexcept>
+#include <vector>
+
+namespace refract::pointsto {
+
+namespace {
+
+constexpr const char* kThrowable = "java.lang.Throwable";
+
+bool is_jvm_object(const std::string& heap_name) {
+  return heap_name.rfind("<jvm>/", 0) == 0;
+}
+
+// The relation with every H column renumbered.
+frontend::FactRelation renumbered(const frontend::FactRelation& relation,
+                                  const std::vector<std::uint64_t>& new_heap) {
+  frontend::FactRelation out(relation.name(), relation.attributes(), relation.description());
+  std::vector<bool> is_heap;
+  for (const frontend::FactAttribute& a : relation.attributes()) is_heap.push_back(a.domain == "H");
+  const std::vector<std::uint64_t>& values = relation.raw_values();
+  std::vector<std::uint64_t> tuple(relation.arity());
+  for (std::size_t row = 0; row < values.size(); row += relation.arity()) {
+    for (std::size_t a = 0; a < relation.arity(); ++a) {
+      const std::uint64_t v = values[row + a];
+      tuple[a] = is_heap[a] ? new_heap.at(v) : v;
+    }
+    out.add(tuple);
+  }
+  return out;
+}
+
+}  // namespace
+
+ExceptionObjects parse_exception_objects(const std::string& text) {
+  if (text == "per-type") return ExceptionObjects::kPerType;
+  if (text == "per-site") return ExceptionObjects::kPerSite;
+  throw std::invalid_argument("unknown --exception-objects value '" + text +
+                              "' (expected per-type or per-site)");
+}
+
+HeapMerge exception_objects_by_type(const frontend::FactDatabase& facts) {
+  const frontend::FactDomain& types = facts.domain("T");
+  if (!types.contains(kThrowable)) return {};
+  const std::uint64_t throwable = types.at(kThrowable);
+  std::set<std::uint64_t> exception_types;
+  for (const auto& t : facts.relation("SubtypeOf").sorted_tuples()) {
+    if (t[1] == throwable) exception_types.insert(t[0]);
+  }
+  std::set<std::uint64_t> allocated;
+  for (const auto& t : facts.relation("Alloc").sorted_tuples()) allocated.insert(t[1]);
+  const std::vector<std::string>& heaps = facts.domain("H").names();
+  HeapMerge merge;
+  for (const auto& t : facts.relation("HeapType").sorted_tuples()) {
+    const std::uint64_t heap = t[0];
+    if (allocated.count(heap) == 0 || exception_types.count(t[1]) == 0) continue;
+    if (is_jvm_object(heaps[heap])) continue;
+    merge[heap] = "<exception " + types.names()[t[1]] + ">";
+  }
+  return merge;
+}
+
+frontend::FactDatabase merge_heaps(const frontend::FactDatabase& facts, const HeapMerge& merge) {
+  frontend::FactDatabase out = facts;
+  if (merge.empty()) return out;
+  const frontend::FactDomain& old_heaps = facts.domain("H");
+  frontend::FactDomain& heaps = out.domain("H");
+  heaps = frontend::FactDomain(old_heaps.name(), old_heaps.description());
+  std::vector<std::uint64_t> new_heap(old_heaps.size());
+  for (std::uint64_t h = 0; h < old_heaps.size(); ++h) {
+    const auto merged = merge.find(h);
+    new_heap[h] = heaps.intern(merged == merge.end() ? old_heaps.names()[h] : merged->second);
+  }
+  for (const frontend::FactRelation& relation : facts.relations()) {
+    bool over_heaps = false;
+    for (const frontend::FactAttribute& a : relation.attributes()) over_heaps |= a.domain == "H";
+    if (over_heaps) out.relation(relation.name()) = renumbered(relation, new_heap);
+  }
+  return out;
+}
+
+}  // namespace refract::pointsto

@@ -1,0 +1,36 @@
+// Heap abstraction before the heap domain is encoded: which allocation sites become one abstract
+// object. Merged sites never reach a BDD; the facts are renumbered (DESIGN.md, "Strings before
+// encoding": the same step string merging takes).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "frontend/fact_database.hpp"
+
+namespace refract::pointsto {
+
+// H elements to merge: element number -> name of the abstract object it becomes. Elements not
+// listed stay as they are.
+using HeapMerge = std::map<std::uint64_t, std::string>;
+
+// How exception objects (allocations of java.lang.Throwable and its subtypes) are abstracted.
+enum class ExceptionObjects {
+  kPerType,  // one object per exception type, named `<exception T>`
+  kPerSite,  // one object per allocation site, like every other object
+};
+
+// Parses `per-type` / `per-site`; std::invalid_argument names the value otherwise.
+ExceptionObjects parse_exception_objects(const std::string& text);
+
+// Every allocation site of the program whose type is Throwable or a subtype, merged into one
+// object per type. The JVM's own objects (`<jvm>/...`, which rules name) are left alone.
+HeapMerge exception_objects_by_type(const frontend::FactDatabase& facts);
+
+// The facts with the H domain renumbered after `merge`: kept elements first-seen order, each
+// merged name once (with the type of the sites it stands for), every relation over H mapped and
+// its duplicates left to the writer (FactRelation::sorted_tuples).
+frontend::FactDatabase merge_heaps(const frontend::FactDatabase& facts, const HeapMerge& merge);
+
+}  // namespace refract::pointsto

@@ -1,0 +1,125 @@
+// The heap abstraction applied before encoding (pointsto/heap_merging.hpp): which allocation
+// sites --exception-objects per-type merges, and the renumbering of every relation over H.
+#include "pointsto/heap_merging.hpp"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace refract::pointsto {
+namespace {
+
+using frontend::FactDatabase;
+
+// A program with two sites of one exception type, one of a subtype of it, a JVM-made
+// exception, a string and a plain object.
+FactDatabase small_program() {
+  FactDatabase facts;
+  auto& types = facts.add_domain("T", "types");
+  auto& heaps = facts.add_domain("H", "heaps");
+  auto& vars = facts.add_domain("V", "vars");
+  for (const char* t : {"java.lang.Object", "java.lang.Throwable", "java.io.IOException",
+                        "java.io.EOFException", "java.lang.String"}) {
+    types.intern(t);
+  }
+  for (const char* h :
+       {"<A: void f()>/new java.io.IOException/0", "\"text\"",
+        "<A: void g()>/new java.io.IOException/0", "<A: void g()>/new java.io.EOFException/0",
+        "<A: void g()>/new java.lang.Object/0", "<jvm>/new java.io.IOException/0"}) {
+    heaps.intern(h);
+  }
+  for (const char* v : {"a", "b", "c", "d", "e"}) vars.intern(v);
+  auto& subtype = facts.add_relation("SubtypeOf", {{"sub", "T"}, {"super", "T"}}, "");
+  for (std::uint64_t t = 0; t < 5; ++t) subtype.add({t, t});
+  for (std::uint64_t t = 1; t < 5; ++t) subtype.add({t, 0});
+  subtype.add({2, 1});
+  subtype.add({3, 1});
+  subtype.add({3, 2});
+  auto& heap_type = facts.add_relation("HeapType", {{"heap", "H"}, {"type", "T"}}, "");
+  for (const auto& [h, t] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{
+           {0, 2}, {1, 4}, {2, 2}, {3, 3}, {4, 0}, {5, 2}}) {
+    heap_type.add({h, t});
+  }
+  auto& alloc = facts.add_relation("Alloc", {{"var", "V"}, {"heap", "H"}}, "");
+  for (std::uint64_t h = 0; h < 5; ++h) alloc.add({h, h});
+  auto& field = facts.add_relation("Pair", {{"base", "H"}, {"value", "H"}}, "");
+  field.add({0, 2});
+  field.add({2, 0});
+  return facts;
+}
+
+std::vector<std::string> named(const FactDatabase& facts, const std::string& relation) {
+  std::vector<std::string> out;
+  for (const auto& t : facts.relation(relation).sorted_tuples()) {
+    std::string line;
+    for (std::size_t a = 0; a < t.size(); ++a) {
+      const std::string& domain = facts.relation(relation).attributes()[a].domain;
+      line += (a ? " | " : "") + facts.domain(domain).names()[t[a]];
+    }
+    out.push_back(line);
+  }
+  return out;
+}
+
+TEST(HeapMergingTest, ExceptionSitesBecomeOneObjectPerType) {
+  const FactDatabase facts = small_program();
+  const HeapMerge merge = exception_objects_by_type(facts);
+  // The three program sites of exception types; not the string, the Object, the JVM's own.
+  EXPECT_EQ(merge, (HeapMerge{{0, "<exception java.io.IOException>"},
+                              {2, "<exception java.io.IOException>"},
+                              {3, "<exception java.io.EOFException>"}}));
+  const FactDatabase merged = merge_heaps(facts, merge);
+  EXPECT_EQ(merged.domain("H").names(),
+            (std::vector<std::string>{
+                "<exception java.io.IOException>", "\"text\"", "<exception java.io.EOFException>",
+                "<A: void g()>/new java.lang.Object/0", "<jvm>/new java.io.IOException/0"}));
+  EXPECT_EQ(named(merged, "Alloc"),
+            (std::vector<std::string>{"a | <exception java.io.IOException>", "b | \"text\"",
+                                      "c | <exception java.io.IOException>",
+                                      "d | <exception java.io.EOFException>",
+                                      "e | <A: void g()>/new java.lang.Object/0"}));
+  EXPECT_EQ(named(merged, "HeapType"),
+            (std::vector<std::string>{"<exception java.io.IOException> | java.io.IOException",
+                                      "\"text\" | java.lang.String",
+                                      "<exception java.io.EOFException> | java.io.EOFException",
+                                      "<A: void g()>/new java.lang.Object/0 | java.lang.Object",
+                                      "<jvm>/new java.io.IOException/0 | java.io.IOException"}));
+  // Both columns of a relation over H x H are mapped; the two tuples become one.
+  EXPECT_EQ(named(merged, "Pair"), (std::vector<std::string>{"<exception java.io.IOException> | "
+                                                             "<exception java.io.IOException>"}));
+  // Relations and domains without H are untouched.
+  EXPECT_EQ(named(merged, "SubtypeOf"), named(facts, "SubtypeOf"));
+  EXPECT_EQ(merged.domain("V").names(), facts.domain("V").names());
+}
+
+TEST(HeapMergingTest, NoMergeLeavesTheFactsAsTheyAre) {
+  const FactDatabase facts = small_program();
+  const FactDatabase same = merge_heaps(facts, {});
+  EXPECT_EQ(same.domain("H").names(), facts.domain("H").names());
+  EXPECT_EQ(named(same, "Alloc"), named(facts, "Alloc"));
+}
+
+TEST(HeapMergingTest, AProgramWithoutThrowableMergesNothing) {
+  FactDatabase facts;
+  facts.add_domain("T", "").intern("java.lang.Object");
+  facts.add_domain("H", "").intern("<A: void f()>/new java.lang.Object/0");
+  facts.add_relation("SubtypeOf", {{"sub", "T"}, {"super", "T"}}, "").add({0, 0});
+  facts.add_relation("HeapType", {{"heap", "H"}, {"type", "T"}}, "").add({0, 0});
+  EXPECT_TRUE(exception_objects_by_type(facts).empty());
+}
+
+TEST(HeapMergingTest, ExceptionObjectsValuesAreParsedOrNamed) {
+  EXPECT_EQ(parse_exception_objects("per-type"), ExceptionObjects::kPerType);
+  EXPECT_EQ(parse_exception_objects("per-site"), ExceptionObjects::kPerSite);
+  try {
+    parse_exception_objects("per-class");
+    FAIL() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("per-class"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace refract::pointsto
