@@ -326,12 +326,25 @@ TEST(AnalyzeUsageTest, MissingRequiredOptionsAndBadNumbersAreUsageErrors) {
        "--nodes", "many"},
       {"--classpath", kFixtureClasses.string(), "--main", "pointsto.fields.Main", "--out", out,
        "--cache", "-5"},
+      {"--classpath", kFixtureClasses.string(), "--main", "pointsto.fields.Main", "--out", out,
+       "--exception-objects", "per-class"},
       {"--no-such-option"}};
   for (const auto& args : cases) {
     const RunResult run = analyze(dir, args);
     EXPECT_EQ(run.exit_code, 2) << args.back() << ": " << run.err;
     EXPECT_NE(run.err.find("refract analyze --help"), std::string::npos) << run.err;
+    EXPECT_FALSE(fs::exists(out)) << args.back();
   }
+}
+
+TEST(AnalyzeUsageTest, AnUnknownExceptionAbstractionIsNamed) {
+  TempDir dir;
+  const RunResult run =
+      analyze(dir, {"--classpath", kFixtureClasses.string(), "--main", "pointsto.fields.Main",
+                    "--out", (dir.path() / "out").string(), "--exception-objects", "per-class"});
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_NE(run.err.find("per-class"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("per-type or per-site"), std::string::npos) << run.err;
 }
 
 TEST(AnalyzeUsageTest, HelpListsTheOptions) {
@@ -339,7 +352,7 @@ TEST(AnalyzeUsageTest, HelpListsTheOptions) {
   const RunResult run = run_refract({"analyze", "--help"}, dir.path());
   EXPECT_EQ(run.exit_code, 0);
   for (const char* option : {"--classpath", "--main", "--jdk", "--context", "--order", "--out",
-                             "--dump", "--quiet", "--nodes", "--cache"}) {
+                             "--dump", "--quiet", "--nodes", "--cache", "--exception-objects"}) {
     EXPECT_NE(run.out.find(option), std::string::npos) << option;
   }
 }
