@@ -15,10 +15,10 @@ install_packages() {
     "${missing[@]}" >&2
 }
 
-# build_refract DIR: a Release build of the refract executable (no tests) in DIR, unless one
-# is there.
+# build_refract DIR: a Release build of the refract executable (no tests) in DIR, brought up to
+# date with the checkout (an incremental build; reusing whatever binary was there measured old
+# code).
 build_refract() {
-  [ -x "$1/refract" ] && return 0
-  cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=Release -DREFRACT_TESTS=OFF >/dev/null
+  [ -f "$1/CMakeCache.txt" ] || cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=Release -DREFRACT_TESTS=OFF >/dev/null
   cmake --build "$1" -j2 --target refract >/dev/null
 }
