@@ -7,6 +7,7 @@
 #include <set>
 
 #include "pointsto/context_constructors.hpp"
+#include "pointsto/heap_classes.hpp"
 #include "relations/tuple_io.hpp"
 #include "solver/checker.hpp"
 #include "solver/parser.hpp"
@@ -32,25 +33,6 @@ constexpr const char* kUnmodelledNative = "UnmodelledNative";  // (method : M)
 
 double since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-// Each (heap, class declaring the method that allocates it) pair, for K-type contexts.
-std::vector<std::pair<std::uint64_t, std::uint64_t>> heap_classes(
-    const frontend::FactDatabase& facts) {
-  std::map<std::uint64_t, std::uint64_t> method_of_var;
-  for (const auto& t : facts.relation("VarMethod").sorted_tuples()) method_of_var[t[0]] = t[1];
-  std::map<std::uint64_t, std::uint64_t> class_of_method;
-  for (const auto& t : facts.relation("MethodDeclared").sorted_tuples()) {
-    class_of_method[t[0]] = t[1];
-  }
-  std::set<std::pair<std::uint64_t, std::uint64_t>> out;
-  for (const auto& t : facts.relation("Alloc").sorted_tuples()) {
-    const auto method = method_of_var.find(t[0]);
-    if (method == method_of_var.end()) continue;
-    const auto cls = class_of_method.find(method->second);
-    if (cls != class_of_method.end()) out.emplace(t[1], cls->second);
-  }
-  return {out.begin(), out.end()};
 }
 
 std::uint64_t element_count(const ContextFlavour& flavour, const frontend::FactDatabase& facts) {
