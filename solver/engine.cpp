@@ -77,7 +77,6 @@ struct Engine::State {
   Bdd apply_step(const PlanStep& step, const Bdd& acc, const Bdd& value) const;
   Bdd finish_head(const RulePlan& plan, Bdd acc) const;
   Bdd run_rule(std::size_t rule, const std::function<Bdd()>& evaluate);
-  void add_produced(std::size_t rule, Bdd& produced, const Bdd& result) const;
   void count_profiles();
   EvaluationError rule_exhausted(std::size_t rule, const bdd::NodeTableExhausted& e) const;
 };
@@ -318,14 +317,6 @@ Bdd Engine::State::run_rule(std::size_t rule, const std::function<Bdd()>& evalua
   // than the evaluation itself on large relations.
   if (options.profile) last_results[rule] = result;
   return result;
-}
-
-void Engine::State::add_produced(std::size_t rule, Bdd& produced, const Bdd& result) const {
-  try {
-    produced |= result;
-  } catch (const bdd::NodeTableExhausted& e) {
-    throw rule_exhausted(rule, e);
-  }
 }
 
 }  // namespace refract::solver
