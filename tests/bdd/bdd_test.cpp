@@ -99,44 +99,45 @@ TEST(BitBlockTest, SumWithConstantIsAdditionModuloTheWidth) {
   EXPECT_LT(big.node_count(), 60u * 8);
 }
 
-TEST(ExactCountTest, CountsBeyondDoublePrecision) {
-  Manager manager(ManagerSettings{});
-  manager.add_variables(124);
-  // x and y interleaved bit by bit, so x == y stays linear in size.
-  const BitBlock x = strided_block(0, 62, 2), y = strided_block(1, 62, 2);
-  std::vector<int> vars;
-  for (int i = 0; i < 124; ++i) vars.push_back(i);
+// Two 62-bit domains interleaved bit by bit (so x == y stays linear in size), and all 124
+// variables as the counted set.
+class ExactCountTest : public ::testing::Test {
+ protected:
+  ExactCountTest() {
+    manager_.add_variables(124);
+    for (int i = 0; i < 124; ++i) vars_.push_back(i);
+  }
+
+  Manager manager_{ManagerSettings{}};
+  const BitBlock x_ = strided_block(0, 62, 2), y_ = strided_block(1, 62, 2);
+  std::vector<int> vars_;
+};
+
+TEST_F(ExactCountTest, CountsBeyondDoublePrecision) {
   // Every value of a 62-bit domain: 2^62.
-  EXPECT_EQ(exact_count(x.in_range(0, (std::uint64_t{1} << 62) - 1), x.vars).to_string(),
+  EXPECT_EQ(exact_count(x_.in_range(0, (std::uint64_t{1} << 62) - 1), x_.vars).to_string(),
             "4611686018427387904");
-  // All pairs but one: 2^124 - 1, far past 2^53 (and past 2^64).
-  const Bdd all_but_one = !(x.equals_constant(5) & y.equals_constant(7));
-  EXPECT_EQ(exact_count(all_but_one, vars).to_string(), "21267647932558653966460912964485513215");
+  // All pairs but one: 2^124 - 1, far past 2^53 (and past 2^64 below the root already: the
+  // root's children count 2^123 - 1 and 2^123).
+  const Bdd all_but_one = !(x_.equals_constant(5) & y_.equals_constant(7));
+  EXPECT_EQ(exact_count(all_but_one, vars_).to_string(), "21267647932558653966460912964485513215");
   // x == y: exactly 2^62 pairs.
-  EXPECT_EQ(exact_count(equal_blocks(x, y), vars).to_string(), "4611686018427387904");
+  EXPECT_EQ(exact_count(equal_blocks(x_, y_), vars_).to_string(), "4611686018427387904");
   // 2^53 + 1 tuples: a double would round this to 2^53.
-  const Bdd past_double = x.in_range(0, (std::uint64_t{1} << 53)) & y.equals_constant(0);
-  EXPECT_EQ(exact_count(past_double, vars).to_string(), "9007199254740993");
+  const Bdd past_double = x_.in_range(0, (std::uint64_t{1} << 53)) & y_.equals_constant(0);
+  EXPECT_EQ(exact_count(past_double, vars_).to_string(), "9007199254740993");
 }
 
 // Counts are made in 64 bits while they fit and in BigUint past that: both sides of the edge.
-TEST(ExactCountTest, CountsAtTheEdgeOfSixtyFourBits) {
-  Manager manager(ManagerSettings{});
-  manager.add_variables(124);
-  const BitBlock x = strided_block(0, 62, 2), y = strided_block(1, 62, 2);
-  std::vector<int> vars;
-  for (int i = 0; i < 124; ++i) vars.push_back(i);
+TEST_F(ExactCountTest, CountsAtTheEdgeOfSixtyFourBits) {
   // x < 4 with y free: 2^64, one past the largest 64-bit count.
-  EXPECT_EQ(exact_count(x.in_range(0, 3), vars).to_string(), "18446744073709551616");
+  EXPECT_EQ(exact_count(x_.in_range(0, 3), vars_).to_string(), "18446744073709551616");
   // x < 4, y free, but not (x = 0, y = 0): 2^64 - 1, the largest that fits.
-  const Bdd largest = x.in_range(0, 3) & !(x.equals_constant(0) & y.equals_constant(0));
-  EXPECT_EQ(exact_count(largest, vars).to_string(), "18446744073709551615");
-  // Past 64 bits below the root already (the root's children count 2^123 - 1 and 2^123).
-  const Bdd all_but_one = !(x.equals_constant(5) & y.equals_constant(7));
-  EXPECT_EQ(exact_count(all_but_one, vars).to_string(), "21267647932558653966460912964485513215");
+  const Bdd largest = x_.in_range(0, 3) & !(x_.equals_constant(0) & y_.equals_constant(0));
+  EXPECT_EQ(exact_count(largest, vars_).to_string(), "18446744073709551615");
   // The terminals: 2^124 and 0.
-  EXPECT_EQ(exact_count(Bdd::one(), vars).to_string(), "21267647932558653966460912964485513216");
-  EXPECT_EQ(exact_count(Bdd::zero(), vars).to_string(), "0");
+  EXPECT_EQ(exact_count(Bdd::one(), vars_).to_string(), "21267647932558653966460912964485513216");
+  EXPECT_EQ(exact_count(Bdd::zero(), vars_).to_string(), "0");
 }
 
 TEST(EnumerateTest, ExpandsDontCareVariables) {
