@@ -39,6 +39,7 @@ struct AnalyzeArguments {
   std::optional<std::string> order;
   std::optional<std::uint64_t> nodes;
   std::optional<std::uint64_t> cache;
+  std::optional<std::uint64_t> tuple_joins;
   std::string out;
   std::vector<std::string> dumps;
   std::optional<std::string> rule_stats;
@@ -59,6 +60,9 @@ po::options_description analyze_options() {
       "order", po::value<std::string>(), "BDD variable order (bddbddb syntax)")(
       "nodes", po::value<std::string>(), "initial BDD node table size")(
       "cache", po::value<std::string>(), "BDD operation cache size")(
+      "tuple-joins", po::value<std::string>(),
+      "rules evaluated once whose body relations hold at most N tuples each are joined on explicit "
+      "tuples, not BDD products (default 4194304; 0: BDD products only)")(
       "exception-objects", po::value<std::string>(),
       "per-type (default: one object per exception type) or per-site (one per allocation)")(
       "out", po::value<std::string>(), "folder for the results")(
@@ -85,6 +89,8 @@ std::optional<AnalyzeArguments> parse_arguments(int argc, char** argv) {
   if (vm.count("order")) args.order = vm["order"].as<std::string>();
   if (vm.count("nodes")) args.nodes = positive_count("nodes", vm["nodes"].as<std::string>());
   if (vm.count("cache")) args.cache = positive_count("cache", vm["cache"].as<std::string>());
+  if (vm.count("tuple-joins"))
+    args.tuple_joins = count("tuple-joins", vm["tuple-joins"].as<std::string>());
   if (vm.count("dump")) args.dumps = vm["dump"].as<std::vector<std::string>>();
   if (vm.count("rule-stats")) args.rule_stats = vm["rule-stats"].as<std::string>();
   if (vm.count("rules")) args.rules = vm["rules"].as<std::string>();
@@ -192,6 +198,7 @@ int run_analyze(const AnalyzeArguments& args) {
   options.order = args.order;
   if (args.nodes) options.bdd.initial_nodes = *args.nodes;
   if (args.cache) options.bdd.cache_size = *args.cache;
+  if (args.tuple_joins) options.tuple_join_max_input = *args.tuple_joins;
   options.rules_dir = args.rules;
   options.work_dir = fs::path(args.out) / "facts";
   options.dumps = args.dumps;

@@ -19,7 +19,9 @@ std::optional<po::variables_map> parse_command_line(int argc, char** argv,
   return vm;
 }
 
-std::uint64_t positive_count(const std::string& option, const std::string& text) {
+namespace {
+
+std::optional<std::uint64_t> parse_count(const std::string& text) {
   std::uint64_t value = 0;
   std::size_t used = 0;
   try {
@@ -27,11 +29,28 @@ std::uint64_t positive_count(const std::string& option, const std::string& text)
   } catch (const std::exception&) {
     used = 0;
   }
-  if (used == 0 || used != text.size() || value == 0) {
+  if (used == 0 || used != text.size()) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
+std::uint64_t count(const std::string& option, const std::string& text) {
+  const std::optional<std::uint64_t> value = parse_count(text);
+  if (!value) {
+    throw po::error("invalid value '" + text + "' for --" + option +
+                    ": expected a non-negative integer");
+  }
+  return *value;
+}
+
+std::uint64_t positive_count(const std::string& option, const std::string& text) {
+  const std::optional<std::uint64_t> value = parse_count(text);
+  if (!value || *value == 0) {
     throw po::error("invalid value '" + text + "' for --" + option +
                     ": expected a positive integer");
   }
-  return value;
+  return *value;
 }
 
 }  // namespace refract::cli

@@ -17,5 +17,7 @@ std::optional<boost::program_options::variables_map> parse_command_line(
 // The value of a positive integer option (--nodes, --cache, ...); a
 // boost::program_options::error naming the option otherwise.
 std::uint64_t positive_count(const std::string& option, const std::string& text);
+// The same for an option where 0 means "off" (--tuple-joins).
+std::uint64_t count(const std::string& option, const std::string& text);
 
 }  // namespace refract::cli

@@ -32,7 +32,7 @@ double since(Clock::time_point t) {
 struct SolveArguments {
   std::string program;
   std::optional<std::string> input_dir, output_dir, order, stats;
-  std::optional<std::uint64_t> nodes, cache, max_nodes;
+  std::optional<std::uint64_t> nodes, cache, max_nodes, tuple_joins;
   bool quiet = false;
 };
 
@@ -51,6 +51,9 @@ po::options_description solve_options() {
       "BDD operator cache size (overrides .bddcache; default 200000)")(
       "max-nodes", po::value<std::string>(),
       "hard limit on the node table; exceeding it is an error naming the rule (default: none)")(
+      "tuple-joins", po::value<std::string>(),
+      "rules evaluated once whose body relations hold at most N tuples each are joined on explicit "
+      "tuples, not BDD products (default 4194304; 0: BDD products only)")(
       "stats", po::value<std::string>(),
       "write a JSON report (phases, BDD nodes, sizes, per-rule profile) to FILE, or - for stdout")(
       "quiet,q", "no progress on stderr");
@@ -85,6 +88,7 @@ SolveArguments parse_arguments(int argc, char** argv, bool& help) {
   if (auto v = text("nodes")) args.nodes = positive_count("nodes", *v);
   if (auto v = text("cache")) args.cache = positive_count("cache", *v);
   if (auto v = text("max-nodes")) args.max_nodes = positive_count("max-nodes", *v);
+  if (auto v = text("tuple-joins")) args.tuple_joins = count("tuple-joins", *v);
   args.quiet = vm.count("quiet") != 0;
   return args;
 }
@@ -130,6 +134,7 @@ int run_solve(const SolveArguments& args) {
     options.bdd.initial_nodes = *n;
   if (auto c = args.cache.has_value() ? args.cache : program.bdd_cache) options.bdd.cache_size = *c;
   if (args.max_nodes) options.bdd.max_nodes = *args.max_nodes;
+  if (args.tuple_joins) options.tuple_join_max_input = *args.tuple_joins;
   options.progress = args.quiet ? nullptr : &std::cerr;
   options.profile = args.stats.has_value();
 

@@ -121,6 +121,7 @@ AnalysisResult Analysis::run() {
   engine_options.output_dir = options_.work_dir;
   engine_options.var_order = options_.order ? *options_.order : default_order(flavour);
   engine_options.bdd = options_.bdd;
+  engine_options.tuple_join_max_input = options_.tuple_join_max_input;
   engine_options.progress = options_.progress;
   engine_options.built_inputs["Record"] = [&](rel::Relation& r) { constructors.build_record(r); };
   engine_options.built_inputs["Merge"] = [&](rel::Relation& r) { constructors.build_merge(r); };

@@ -27,6 +27,9 @@ struct AnalysisOptions {
   ContextFlavour flavour;
   std::optional<std::string> order;  // overrides the flavour's default order
   bdd::ManagerSettings bdd;
+  // rules evaluated once over relations of at most this many tuples run on explicit tuples
+  // (solver::EngineOptions::tuple_join_max_input); 0: BDD products only
+  std::uint64_t tuple_join_max_input = solver::EngineOptions{}.tuple_join_max_input;
   std::filesystem::path rules_dir;  // holds pointsto.datalog and what it includes
   std::filesystem::path work_dir;   // facts, contexts.datalog and analysis.datalog go here
   std::vector<std::string> dumps;   // relations --dump asks for: checked before solving

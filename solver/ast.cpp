@@ -14,4 +14,19 @@ const RelationDecl* Program::find_relation(const std::string& name) const {
   return nullptr;
 }
 
+std::vector<std::string> variables_of(const Literal& literal) {
+  std::vector<std::string> out;
+  auto add = [&](const Term& t) {
+    if (t.kind == Term::Kind::kVariable) out.push_back(t.text);
+  };
+  if (const Atom* atom = std::get_if<Atom>(&literal)) {
+    for (const Term& t : atom->arguments) add(t);
+  } else {
+    const Comparison& c = std::get<Comparison>(literal);
+    add(c.left);
+    add(c.right);
+  }
+  return out;
+}
+
 }  // namespace refract::solver

@@ -75,6 +75,9 @@ struct Comparison {
 
 using Literal = std::variant<Atom, Comparison>;
 
+// The variables a body literal reads, in the order written (repeats kept).
+std::vector<std::string> variables_of(const Literal& literal);
+
 struct Rule {
   Atom head;
   std::vector<Literal> body;  // empty for a fact: "r(1, 2)."

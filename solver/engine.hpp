@@ -16,6 +16,7 @@
 #include "bdd/manager.hpp"
 #include "relations/relation.hpp"
 #include "solver/ast.hpp"
+#include "solver/tuple_rule.hpp"
 #include "support/big_uint.hpp"
 
 namespace refract::solver {
@@ -31,6 +32,14 @@ struct EngineOptions {
   // the context constructors of a points-to flavour, made of bit equalities. The builder
   // gets the empty relation, laid out in the chosen order, and sets its BDD.
   std::map<std::string, std::function<void(rel::Relation&)>> built_inputs;
+  // Rules evaluated once (non-recursive strata) whose body relations each hold at most this
+  // many tuples are joined on explicit tuples (solver/tuple_rule.hpp) and their result
+  // encoded once; 0 keeps every rule on BDD products.
+  std::uint64_t tuple_join_max_input = std::uint64_t{1} << 22;
+  // Only where the order puts a join variable below the head's variables (the BDD product is
+  // then slow, see Engine::State::joins_below_head); false: every such small rule (tests).
+  bool tuple_joins_where_bdd_is_slow = true;
+  TupleRuleLimits tuple_limits;  // past them a rule goes back to its BDD plan
 };
 
 // Per-rule profile, reported by --stats.
@@ -46,11 +55,12 @@ struct RuleProfile {
 // Where the solver's time goes besides the rules' own products (RuleProfile), reported by
 // --stats: what an order or a rule rewrite cannot explain shows up here.
 struct EngineProfile {
-  double loading = 0;    // reading and encoding the inputs
-  double preparing = 0;  // renaming full relations for a first sweep
-  double deltas = 0;     // finding what each rule has not yet seen
-  double absorbing = 0;  // adding rule results to their heads
-  double reporting = 0;  // counting new tuples for the progress lines
+  double loading = 0;             // reading and encoding the inputs
+  double preparing = 0;           // renaming full relations for a first sweep
+  double deltas = 0;              // finding what each rule has not yet seen
+  double absorbing = 0;           // adding rule results to their heads
+  double reporting = 0;           // counting new tuples for the progress lines
+  std::uint64_t tuple_rules = 0;  // rules evaluated on explicit tuples (tuple_join_max_input)
 };
 
 class Engine {

@@ -38,6 +38,7 @@ class RulePlanner {
     build_head(plan);
     for (const auto& [name, info] : variables_) {
       plan.variable_instances.push_back(name + ":" + space_.physical(*info.instance).name);
+      plan.instance_of[name] = *info.instance;
     }
     plan.absent_constants = std::move(absent_);
     return plan;
@@ -157,21 +158,6 @@ class RulePlanner {
                               domain + "<n> instances to the order");
       }
     }
-  }
-
-  std::vector<std::string> variables_of(const Literal& literal) const {
-    std::vector<std::string> out;
-    auto add = [&](const Term& t) {
-      if (t.kind == Term::Kind::kVariable) out.push_back(t.text);
-    };
-    if (const Atom* atom = std::get_if<Atom>(&literal)) {
-      for (const Term& t : atom->arguments) add(t);
-    } else {
-      const Comparison& c = std::get<Comparison>(literal);
-      add(c.left);
-      add(c.right);
-    }
-    return out;
   }
 
   // Orders the body: positive atoms as written, everything else as soon as it can run.

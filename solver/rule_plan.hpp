@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -56,6 +57,7 @@ struct RulePlan {
   std::shared_ptr<bdd::VarPermutation> head_rename;  // rule instances -> head instances
   bdd::Bdd head_extra;                               // head constants, repeated head variables, '*'
   std::vector<std::string> variable_instances;       // "x:V1" per variable, for --stats
+  std::map<std::string, rel::PhysicalId> instance_of;  // the instance each variable is on
   // "FILE:LINE:COL: warning: ..." for each quoted body constant absent from its domain's map:
   // such an atom matches nothing (a model of a method the program never names is harmless).
   std::vector<std::string> absent_constants;

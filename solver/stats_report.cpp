@@ -24,7 +24,7 @@ std::string stats_json(const Program& program, const Engine& engine, const Phase
   out << "  \"engine\": {\"loading\": " << overheads.loading
       << ", \"preparing\": " << overheads.preparing << ", \"deltas\": " << overheads.deltas
       << ", \"absorbing\": " << overheads.absorbing << ", \"reporting\": " << overheads.reporting
-      << "},\n";
+      << ", \"tuple_rules\": " << overheads.tuple_rules << "},\n";
   out << "  \"relations\": {";
   for (std::size_t i = 0; i < program.relations.size(); ++i) {
     const std::string& name = program.relations[i].name;

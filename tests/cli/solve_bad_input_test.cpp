@@ -389,6 +389,10 @@ TEST_F(SolveUsageTest, NodeLimitWithTrailingGarbage) {
   expect_usage_error({"--max-nodes", "10x"}, {"'10x'", "--max-nodes"});
 }
 
+TEST_F(SolveUsageTest, NegativeTupleJoinLimit) {
+  expect_usage_error({"--tuple-joins", "-1"}, {"'-1'", "--tuple-joins", "non-negative integer"});
+}
+
 TEST_F(SolveUsageTest, UnknownOption) {
   expect_usage_error({"--frobnicate"}, {"--frobnicate"});
 }

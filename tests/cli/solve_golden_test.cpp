@@ -162,7 +162,8 @@ TEST(SolveGoldenTest, StatsToStdoutIsJsonWithRulesAndPeakNodes) {
   EXPECT_NE(json.find("\"rules\""), std::string::npos);
   EXPECT_NE(json.find("\"peak_used_nodes\""), std::string::npos);
   // The solver's own time besides the rules: each part named.
-  for (const char* part : {"loading", "preparing", "deltas", "absorbing", "reporting"}) {
+  for (const char* part :
+       {"loading", "preparing", "deltas", "absorbing", "reporting", "tuple_rules"}) {
     EXPECT_NE(json.find("\"engine\": {"), std::string::npos);
     EXPECT_NE(json.find(std::string("\"") + part + "\": "), std::string::npos) << part;
   }

@@ -1,0 +1,131 @@
+// Rules evaluated once on explicit tuples (solver/tuple_rule.hpp): when the engine takes that
+// path, and that it gives the BDD products' answer, including when it gives up part-way.
+#include "solver/tuple_rule.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "solver/checker.hpp"
+#include "solver/engine.hpp"
+#include "solver/parser.hpp"
+
+namespace refract::solver {
+namespace {
+
+using Tuples = std::set<std::vector<std::uint64_t>>;
+
+// The shape of HeapDispatch(h, r, m) :- HeapType(h, t), Dispatch(t, r, m), with a negation,
+// a comparison and a quoted constant besides.
+constexpr const char* kProgram = R"(
+H 8
+T 4 T.map
+M 8
+heapType (heap : H, type : T) inputtuples
+dispatch (type : T, resolved : M0, selected : M1) inputtuples
+hidden (method : M) inputtuples
+heapDispatch (heap : H, resolved : M0, selected : M1) printsize
+ofA (heap : H) printsize
+everyHeap (heap : H, type : T) printsize
+heapDispatch(h, r, m) :- heapType(h, t), dispatch(t, r, m), !hidden(m), r != 7.
+ofA(h) :- heapType(h, t), t = "A", dispatch(t, _, _).
+everyHeap(h, *) :- heapType(h, t), dispatch(t, _, _).
+)";
+
+class TupleRuleTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("refract-tuple-rule-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(dir_);
+    write("T.map", "A\nB\nC\nD\n");
+    write("heapType.tuples", "# H0:3 T0:2\n0 0\n1 0\n2 1\n3 2\n4 3\n");
+    write("dispatch.tuples", "# T0:2 M0:3 M1:3\n0 1 1\n0 2 3\n1 1 4\n1 7 5\n2 2 2\n");
+    write("hidden.tuples", "# M0:3\n3\n");
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  void write(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / name) << text;
+  }
+
+  struct Run {
+    Tuples heap_dispatch, of_a;
+    std::uint64_t tuple_rules = 0;
+  };
+
+  Run run(const std::string& order, const EngineOptions& base = {}) {
+    Program program = parse_program_text(kProgram, (dir_ / "p.datalog").string(), dir_);
+    check_program(program);
+    EngineOptions options = base;
+    options.input_dir = dir_;
+    options.output_dir = dir_;
+    options.var_order = order;
+    options.bdd.initial_nodes = 10000;
+    options.bdd.cache_size = 10000;
+    Engine engine(program, options);
+    engine.run();
+    Run out;
+    for (const auto& t : engine.tuples("heapDispatch")) out.heap_dispatch.insert(t);
+    for (const auto& t : engine.tuples("ofA")) out.of_a.insert(t);
+    EXPECT_EQ(engine.relation_size("everyHeap").to_string(), "16");  // 4 heaps x 4 types
+    out.tuple_rules = engine.engine_profile().tuple_rules;
+    return out;
+  }
+
+  std::filesystem::path dir_;
+};
+
+const Tuples kHeapDispatch = {{0, 1, 1}, {1, 1, 1}, {2, 1, 4}, {3, 2, 2}};  // 3 hidden, r 7 out
+const Tuples kOfA = {{0}, {1}};
+
+TEST_F(TupleRuleTest, JoinVariableBelowTheHeadRunsOnTuples) {
+  // T last: the join variable t lies below h, r and m.
+  const Run r = run("H0_M0xM1_T0");
+  EXPECT_EQ(r.heap_dispatch, kHeapDispatch);
+  EXPECT_EQ(r.of_a, kOfA);
+  // heapDispatch and ofA; everyHeap has '*' in its head, which stays on BDD products.
+  EXPECT_EQ(r.tuple_rules, 2u);
+}
+
+TEST_F(TupleRuleTest, JoinVariableAboveTheHeadStaysOnBddProducts) {
+  const Run r = run("T0_H0_M0xM1");
+  EXPECT_EQ(r.heap_dispatch, kHeapDispatch);
+  EXPECT_EQ(r.of_a, kOfA);
+  EXPECT_EQ(r.tuple_rules, 0u);
+}
+
+TEST_F(TupleRuleTest, OffWhenTheInputLimitIsZero) {
+  EngineOptions options;
+  options.tuple_join_max_input = 0;
+  const Run r = run("H0_M0xM1_T0", options);
+  EXPECT_EQ(r.heap_dispatch, kHeapDispatch);
+  EXPECT_EQ(r.tuple_rules, 0u);
+}
+
+TEST_F(TupleRuleTest, RelationsAboveTheInputLimitStayOnBddProducts) {
+  EngineOptions options;
+  options.tuple_join_max_input = 4;  // dispatch has 5 tuples
+  const Run r = run("H0_M0xM1_T0", options);
+  EXPECT_EQ(r.heap_dispatch, kHeapDispatch);
+  EXPECT_EQ(r.tuple_rules, 0u);
+}
+
+TEST_F(TupleRuleTest, AnIntermediateResultPastTheLimitFallsBackToBddProducts) {
+  EngineOptions options;
+  options.tuple_limits.max_values = 3;  // heapType alone holds 10 values
+  const Run r = run("H0_M0xM1_T0", options);
+  EXPECT_EQ(r.heap_dispatch, kHeapDispatch);
+  EXPECT_EQ(r.of_a, kOfA);
+  EXPECT_EQ(r.tuple_rules, 0u);
+}
+
+}  // namespace
+}  // namespace refract::solver
