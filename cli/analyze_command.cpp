@@ -60,9 +60,7 @@ po::options_description analyze_options() {
       "order", po::value<std::string>(), "BDD variable order (bddbddb syntax)")(
       "nodes", po::value<std::string>(), "initial BDD node table size")(
       "cache", po::value<std::string>(), "BDD operation cache size")(
-      "tuple-joins", po::value<std::string>(),
-      "rules evaluated once whose body relations hold at most N tuples each are joined on explicit "
-      "tuples, not BDD products (default 4194304; 0: BDD products only)")(
+      "tuple-joins", po::value<std::string>(), tuple_joins_help().c_str())(
       "exception-objects", po::value<std::string>(),
       "per-type (default: one object per exception type) or per-site (one per allocation)")(
       "out", po::value<std::string>(), "folder for the results")(

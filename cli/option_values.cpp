@@ -2,6 +2,8 @@
 
 #include <iostream>
 
+#include "solver/engine.hpp"
+
 namespace refract::cli {
 
 namespace po = boost::program_options;
@@ -34,6 +36,12 @@ std::optional<std::uint64_t> parse_count(const std::string& text) {
 }
 
 }  // namespace
+
+std::string tuple_joins_help() {
+  return "rules evaluated once whose body relations hold at most N tuples each are joined on "
+         "explicit tuples, not BDD products (default " +
+         std::to_string(solver::EngineOptions{}.tuple_join_max_input) + "; 0: BDD products only)";
+}
 
 std::uint64_t count(const std::string& option, const std::string& text) {
   const std::optional<std::uint64_t> value = parse_count(text);

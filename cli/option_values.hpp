@@ -17,6 +17,9 @@ std::optional<boost::program_options::variables_map> parse_command_line(
 // The value of a positive integer option (--nodes, --cache, ...); a
 // boost::program_options::error naming the option otherwise.
 std::uint64_t positive_count(const std::string& option, const std::string& text);
+// --tuple-joins, as solve and analyze describe it (with the engine's default).
+std::string tuple_joins_help();
+
 // The same for an option where 0 means "off" (--tuple-joins).
 std::uint64_t count(const std::string& option, const std::string& text);
 

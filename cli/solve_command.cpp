@@ -51,9 +51,7 @@ po::options_description solve_options() {
       "BDD operator cache size (overrides .bddcache; default 200000)")(
       "max-nodes", po::value<std::string>(),
       "hard limit on the node table; exceeding it is an error naming the rule (default: none)")(
-      "tuple-joins", po::value<std::string>(),
-      "rules evaluated once whose body relations hold at most N tuples each are joined on explicit "
-      "tuples, not BDD products (default 4194304; 0: BDD products only)")(
+      "tuple-joins", po::value<std::string>(), tuple_joins_help().c_str())(
       "stats", po::value<std::string>(),
       "write a JSON report (phases, BDD nodes, sizes, per-rule profile) to FILE, or - for stdout")(
       "quiet,q", "no progress on stderr");
