@@ -54,7 +54,7 @@ template <typename Op>
 int checked(const char* name, Op&& op) {
   int result = 0;
   {
-    OperationScope scope;
+    OperationScope scope(name);
     result = op();
   }
   check_error(name);

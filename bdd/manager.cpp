@@ -21,6 +21,13 @@ bool g_manager_alive = false;
 int g_pending_error = 0;    // set by the error hook, consumed by check_error
 int g_operation_depth = 0;  // > 0 while a BuDDy operation runs under setjmp(bddexception)
 ManagerStats g_stats;
+bool g_time_operations = false;
+struct TimedKind {
+  const char* name;
+  std::uint64_t calls;
+  double seconds;
+};
+std::vector<TimedKind> g_operation_times;
 
 void record_error(int code) {
   if (g_pending_error == 0) g_pending_error = code;
@@ -52,11 +59,21 @@ int to_int_setting(std::uint64_t value, const char* what) {
 
 }  // namespace
 
-OperationScope::OperationScope() {
-  ++g_operation_depth;
+OperationScope::OperationScope(const char* name) : name_(name) {
+  if (++g_operation_depth == 1 && g_time_operations) start_ = std::chrono::steady_clock::now();
 }
+
 OperationScope::~OperationScope() {
-  --g_operation_depth;
+  if (--g_operation_depth == 0 && g_time_operations) {
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    // Names are the literals of bdd.cpp: a dozen kinds, found by pointer.
+    auto it = std::find_if(g_operation_times.begin(), g_operation_times.end(),
+                           [&](const TimedKind& k) { return k.name == name_; });
+    if (it == g_operation_times.end()) it = g_operation_times.insert(it, TimedKind{name_, 0, 0});
+    ++it->calls;
+    it->seconds += seconds;
+  }
 }
 
 NodeTableExhausted::NodeTableExhausted(int code, std::uint64_t node_table_size)
@@ -91,6 +108,8 @@ Manager::Manager(const ManagerSettings& settings) {
   bdd_error_hook(record_error);
   g_manager_alive = true;
   g_stats = ManagerStats{};
+  g_time_operations = false;
+  g_operation_times.clear();
   bdd_gbc_hook(record_gc);
   bdd_resize_hook(ignore_resize);
   bdd_disable_reorder();
@@ -147,6 +166,10 @@ void Manager::sample_peak() {
       std::max(g_stats.peak_used_nodes, static_cast<std::uint64_t>(bdd_getnodenum()));
 }
 
+void Manager::time_operations(bool on) {
+  g_time_operations = on;
+}
+
 ManagerStats Manager::stats() const {
   ManagerStats out = g_stats;
   out.node_table_size = static_cast<std::uint64_t>(bdd_getallocnum());
@@ -155,6 +178,8 @@ ManagerStats Manager::stats() const {
   out.peak_live_nodes =
       std::max(out.peak_live_nodes, out.peak_used_nodes == 0 ? 0 : out.peak_live_nodes);
   out.variables = static_cast<std::uint64_t>(bdd_varnum());
+  for (const TimedKind& k : g_operation_times)
+    out.operation_times.push_back({k.name, k.calls, k.seconds});
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace refract::bdd {
 
@@ -43,6 +44,13 @@ class NodeTableExhausted : public BddError {
   std::uint64_t node_table_size_;
 };
 
+// Calls and seconds of one kind of BuDDy operation ("and", "relprod", "replace", ...).
+struct OperationTime {
+  std::string name;
+  std::uint64_t calls = 0;
+  double seconds = 0;
+};
+
 struct ManagerStats {
   std::uint64_t node_table_size = 0;  // allocated node slots now
   std::uint64_t used_nodes = 0;       // occupied slots now (live + garbage not yet collected)
@@ -52,6 +60,9 @@ struct ManagerStats {
   double gc_seconds = 0;
   std::uint64_t operations = 0;  // BuDDy operations issued through this layer
   std::uint64_t variables = 0;
+  // Per kind of operation, when timing is on (Manager::time_operations): the GCs and node
+  // table growth an operation triggers count in its time.
+  std::vector<OperationTime> operation_times;
 };
 
 class Manager {
@@ -69,6 +80,8 @@ class Manager {
   ManagerStats stats() const;
   // Sampled by the solver between operations to track the peak.
   void sample_peak();
+  // Times every operation by kind from now on (two clock reads each: a few percent).
+  void time_operations(bool on);
 };
 
 // Called after every BuDDy call: throws if BuDDy reported an error during it.
@@ -78,8 +91,12 @@ void check_error(const char* operation);
 // quantification, replace), so that running out of nodes may unwind it.
 class OperationScope {
  public:
-  OperationScope();
+  explicit OperationScope(const char* name);
   ~OperationScope();
+
+ private:
+  const char* name_;
+  std::chrono::steady_clock::time_point start_;
   OperationScope(const OperationScope&) = delete;
   OperationScope& operator=(const OperationScope&) = delete;
 };

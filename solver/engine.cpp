@@ -663,6 +663,7 @@ Engine::~Engine() = default;
 void Engine::run() {
   State& s = *state_;
   s.build_domains();
+  s.space->manager().time_operations(s.options.profile);
   s.choose_order();
   s.build_relations();
   {

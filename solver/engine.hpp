@@ -27,7 +27,9 @@ struct EngineOptions {
   std::optional<std::string> var_order;  // overrides .bddvarorder
   bdd::ManagerSettings bdd;              // node table and cache (overrides applied by caller)
   std::ostream* progress = nullptr;      // stratum/iteration/size/node lines; null = quiet
-  bool profile = false;  // count each rule's last result (one count per rule, at the end)
+  // Count each rule's last result (one count per rule, at the end) and time the BDD
+  // operations by kind (bdd::ManagerStats::operation_times).
+  bool profile = false;
   // Relations declared `input` whose BDD a caller builds instead of reading NAME.bdd: e.g.
   // the context constructors of a points-to flavour, made of bit equalities. The builder
   // gets the empty relation, laid out in the chosen order, and sets its BDD.

@@ -19,7 +19,14 @@ std::string stats_json(const Program& program, const Engine& engine, const Phase
       << ", \"peak_used_nodes\": " << bdd.peak_used_nodes
       << ", \"peak_live_nodes\": " << bdd.peak_live_nodes
       << ", \"garbage_collections\": " << bdd.garbage_collections
-      << ", \"gc_seconds\": " << bdd.gc_seconds << ", \"operations\": " << bdd.operations << "},\n";
+      << ", \"gc_seconds\": " << bdd.gc_seconds << ", \"operations\": " << bdd.operations
+      << ", \"operation_times\": {";
+  for (std::size_t i = 0; i < bdd.operation_times.size(); ++i) {
+    const bdd::OperationTime& op = bdd.operation_times[i];
+    out << (i == 0 ? "" : ", ") << json_string(op.name) << ": {\"calls\": " << op.calls
+        << ", \"seconds\": " << op.seconds << "}";
+  }
+  out << "}},\n";
   const EngineProfile& overheads = engine.engine_profile();
   out << "  \"engine\": {\"loading\": " << overheads.loading
       << ", \"preparing\": " << overheads.preparing << ", \"deltas\": " << overheads.deltas

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+
 #include "bdd/bit_block.hpp"
 #include "bdd/enumerate.hpp"
 #include "bdd/exact_count.hpp"
@@ -25,6 +28,26 @@ std::uint64_t decode(const std::vector<std::uint8_t>& bits, std::size_t from, st
 TEST(ManagerTest, SecondManagerIsRefused) {
   Manager first(ManagerSettings{});
   EXPECT_THROW(Manager second(ManagerSettings{}), BddError);
+}
+
+TEST(ManagerTest, OperationsAreTimedByKindOnlyWhenAsked) {
+  Manager manager(ManagerSettings{});
+  manager.add_variables(4);
+  const Bdd a = Bdd::variable(0), b = Bdd::variable(1), c = Bdd::variable(2);
+  (void)(a & b);
+  EXPECT_TRUE(manager.stats().operation_times.empty());
+  manager.time_operations(true);
+  (void)(a & b);
+  (void)(a | b);
+  (void)(a & c);
+  manager.time_operations(false);
+  (void)(a | b);
+  std::map<std::string, std::uint64_t> calls;
+  for (const OperationTime& op : manager.stats().operation_times) {
+    calls[op.name] = op.calls;
+    EXPECT_GE(op.seconds, 0.0);
+  }
+  EXPECT_EQ(calls, (std::map<std::string, std::uint64_t>{{"and", 2}, {"or", 1}}));
 }
 
 TEST(ManagerTest, NodeTableExhaustionThrowsInsteadOfExiting) {

@@ -161,6 +161,9 @@ TEST(SolveGoldenTest, StatsToStdoutIsJsonWithRulesAndPeakNodes) {
   EXPECT_EQ(json.substr(json.find_last_not_of(" \n"), 1), "}");
   EXPECT_NE(json.find("\"rules\""), std::string::npos);
   EXPECT_NE(json.find("\"peak_used_nodes\""), std::string::npos);
+  // BDD operations timed by kind: a points-to program joins (relprod) and adds (or).
+  EXPECT_NE(json.find("\"operation_times\": {"), std::string::npos);
+  EXPECT_NE(json.find("\"relprod\": {\"calls\": "), std::string::npos) << json;
   // The solver's own time besides the rules: each part named.
   for (const char* part :
        {"loading", "preparing", "deltas", "absorbing", "reporting", "tuple_rules"}) {
@@ -182,6 +185,9 @@ TEST(SolveGoldenTest, StatsToAFileIsWrittenThere) {
   EXPECT_EQ(run.out, kPrintSizes);
   const std::string json = read_file(dir / "stats.json");
   EXPECT_NE(json.find("\"peak_used_nodes\""), std::string::npos);
+  // BDD operations timed by kind: a points-to program joins (relprod) and adds (or).
+  EXPECT_NE(json.find("\"operation_times\": {"), std::string::npos);
+  EXPECT_NE(json.find("\"relprod\": {\"calls\": "), std::string::npos) << json;
   EXPECT_FALSE(fs::exists(dir / "stats.json.tmp-refract"));
 }
 
