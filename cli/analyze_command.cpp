@@ -18,6 +18,7 @@
 #include "exporters/soot_text.hpp"
 #include "pointsto/analysis.hpp"
 #include "pointsto/heap_merging.hpp"
+#include "strings/string_coloring.hpp"
 #include "support/atomic_file.hpp"
 #include "support/error.hpp"
 #include "support/json.hpp"
@@ -45,6 +46,7 @@ struct AnalyzeArguments {
   std::optional<std::string> rule_stats;
   std::string rules = REFRACT_SOURCE_RULES_DIR;
   pointsto::ExceptionObjects exception_objects = pointsto::ExceptionObjects::kPerType;
+  bool color_strings = true;  // --string-merging coloring (default) or none
   bool quiet = false;
 };
 
@@ -63,7 +65,10 @@ po::options_description analyze_options() {
       "tuple-joins", po::value<std::string>(), tuple_joins_help().c_str())(
       "exception-objects", po::value<std::string>(),
       "per-type (default: one object per exception type) or per-site (one per allocation)")(
-      "out", po::value<std::string>(), "folder for the results")(
+      "string-merging", po::value<std::string>(),
+      "coloring (default: string constants that name no two members of one class share an "
+      "object) or none (one object per constant)")("out", po::value<std::string>(),
+                                                   "folder for the results")(
       "dump", po::value<std::vector<std::string>>(), "also write relation REL as OUT/REL.tsv")(
       "rule-stats", po::value<std::string>(),
       "write the solver's per-rule profile (time, evaluations, sizes, nodes) to FILE")(
@@ -100,6 +105,13 @@ std::optional<AnalyzeArguments> parse_arguments(int argc, char** argv) {
       throw po::error(e.what());
     }
   }
+  if (vm.count("string-merging")) {
+    const std::string value = vm["string-merging"].as<std::string>();
+    if (value != "coloring" && value != "none") {
+      throw po::error("unknown --string-merging value '" + value + "' (expected coloring or none)");
+    }
+    args.color_strings = value == "coloring";
+  }
   args.quiet = vm.count("quiet") != 0;
   return args;
 }
@@ -121,17 +133,20 @@ void write_names(std::ostream& out, const char* key, const std::vector<std::stri
 // What the heap abstraction did before encoding.
 struct HeapSummary {
   std::uint64_t heap_objects = 0;    // elements of H after merging
-  std::uint64_t merged_sites = 0;    // allocation sites that became part of a merged object
+  std::uint64_t merged_sites = 0;    // exception allocation sites that became a merged object
   std::uint64_t merged_objects = 0;  // the objects they became
+  std::optional<strings::StringColoring> strings;  // with --string-merging coloring
 };
 
-HeapSummary summarise(const frontend::FactDatabase& facts, const pointsto::HeapMerge& merge) {
+HeapSummary summarise(const frontend::FactDatabase& facts, const pointsto::HeapMerge& exceptions,
+                      std::optional<strings::StringColoring> strings) {
   HeapSummary summary;
   summary.heap_objects = facts.domain("H").size();
-  summary.merged_sites = merge.size();
+  summary.merged_sites = exceptions.size();
   std::set<std::string> objects;
-  for (const auto& [site, object] : merge) objects.insert(object);
+  for (const auto& [site, object] : exceptions) objects.insert(object);
   summary.merged_objects = objects.size();
+  summary.strings = std::move(strings);
   return summary;
 }
 
@@ -158,7 +173,16 @@ void write_stats(const fs::path& file, const AnalyzeArguments& args,
       << json_string(exception_objects_name(args.exception_objects))
       << ",\n  \"heap_objects\": " << heaps.heap_objects
       << ",\n  \"merged_allocation_sites\": " << heaps.merged_sites
-      << ",\n  \"merged_objects\": " << heaps.merged_objects;
+      << ",\n  \"merged_objects\": " << heaps.merged_objects
+      << ",\n  \"string_merging\": " << json_string(heaps.strings ? "coloring" : "none");
+  if (heaps.strings) {
+    const strings::StringColoring& s = *heaps.strings;
+    out << ",\n  \"string_constants\": " << s.string_constants
+        << ",\n  \"string_constants_kept_apart\": " << s.kept_apart
+        << ",\n  \"string_constants_naming_members\": " << s.member_names
+        << ",\n  \"string_colors\": " << s.colors
+        << ",\n  \"largest_string_clique\": " << s.largest_clique;
+  }
   if (r.cloning_paths != 0) {
     out << ",\n  \"cloning_max_paths\": " << r.cloning_paths
         << ",\n  \"cloning_wrapped\": " << (r.cloning_wrapped ? "true" : "false");
@@ -212,17 +236,29 @@ int run_analyze(const AnalyzeArguments& args) {
     std::cerr << "skipped: " << s.message << '\n';
   }
   const frontend::FactDatabase& extracted = program->extractor->facts();
-  const pointsto::HeapMerge merge = args.exception_objects == pointsto::ExceptionObjects::kPerType
-                                        ? pointsto::exception_objects_by_type(extracted)
-                                        : pointsto::HeapMerge{};
+  const pointsto::HeapMerge exceptions =
+      args.exception_objects == pointsto::ExceptionObjects::kPerType
+          ? pointsto::exception_objects_by_type(extracted)
+          : pointsto::HeapMerge{};
+  std::optional<strings::StringColoring> coloring;
+  if (args.color_strings) coloring = strings::color_string_constants(extracted);
+  pointsto::HeapMerge merge = exceptions;
+  if (coloring) merge.insert(coloring->merge.begin(), coloring->merge.end());
   std::optional<frontend::FactDatabase> merged;
   if (!merge.empty()) merged = pointsto::merge_heaps(extracted, merge);
   const frontend::FactDatabase& facts = merged ? *merged : extracted;
-  const HeapSummary heaps = summarise(facts, merge);
+  const HeapSummary heaps = summarise(facts, exceptions, std::move(coloring));
   if (progress) {
     *progress << "[analyze] exception objects " << exception_objects_name(args.exception_objects)
               << ": " << heaps.merged_sites << " allocation sites merged into "
-              << heaps.merged_objects << " objects; " << heaps.heap_objects << " heap objects\n";
+              << heaps.merged_objects << " objects";
+    if (heaps.strings) {
+      *progress << "; string constants colored: " << heaps.strings->string_constants
+                << " constants (" << heaps.strings->kept_apart << " kept apart) in "
+                << heaps.strings->colors << " colors, largest clique "
+                << heaps.strings->largest_clique;
+    }
+    *progress << "; " << heaps.heap_objects << " heap objects\n";
   }
   const double facts_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   pointsto::Analysis analysis(facts, program->extractor->invocation_positions(), options);
@@ -232,6 +268,8 @@ int run_analyze(const AnalyzeArguments& args) {
   exporters::write_reachable_methods(out / "reachable-methods.txt", result.call_graph);
   exporters::write_call_edges(out / "call-edges.tsv", result.call_graph);
   exporters::write_jcg_json(out / "callgraph.json", result.call_graph);
+  if (heaps.strings)
+    strings::write_string_colors(out / "string-colors.tsv", *heaps.strings, extracted);
   for (const std::string& relation : args.dumps) analysis.dump(relation, out / (relation + ".tsv"));
   const double total = std::chrono::duration<double>(Clock::now() - start).count();
   write_stats(out / "stats.json", args, result, program->extractor->counts(), heaps, facts_seconds,

@@ -328,6 +328,10 @@ TEST(AnalyzeUsageTest, MissingRequiredOptionsAndBadNumbersAreUsageErrors) {
        "--cache", "-5"},
       {"--classpath", kFixtureClasses.string(), "--main", "pointsto.fields.Main", "--out", out,
        "--exception-objects", "per-class"},
+      {"--classpath", kFixtureClasses.string(), "--main", "pointsto.fields.Main", "--out", out,
+       "--string-merging", "greedy"},
+      {"--classpath", kFixtureClasses.string(), "--main", "pointsto.fields.Main", "--out", out,
+       "--tuple-joins", "some"},
       {"--no-such-option"}};
   for (const auto& args : cases) {
     const RunResult run = analyze(dir, args);
@@ -347,12 +351,23 @@ TEST(AnalyzeUsageTest, AnUnknownExceptionAbstractionIsNamed) {
   EXPECT_NE(run.err.find("per-type or per-site"), std::string::npos) << run.err;
 }
 
+TEST(AnalyzeUsageTest, AnUnknownStringMergingIsNamed) {
+  TempDir dir;
+  const RunResult run =
+      analyze(dir, {"--classpath", kFixtureClasses.string(), "--main", "pointsto.fields.Main",
+                    "--out", (dir.path() / "out").string(), "--string-merging", "greedy"});
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_NE(run.err.find("'greedy'"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("coloring or none"), std::string::npos) << run.err;
+}
+
 TEST(AnalyzeUsageTest, HelpListsTheOptions) {
   TempDir dir;
   const RunResult run = run_refract({"analyze", "--help"}, dir.path());
   EXPECT_EQ(run.exit_code, 0);
-  for (const char* option : {"--classpath", "--main", "--jdk", "--context", "--order", "--out",
-                             "--dump", "--quiet", "--nodes", "--cache", "--exception-objects"}) {
+  for (const char* option :
+       {"--classpath", "--main", "--jdk", "--context", "--order", "--out", "--dump", "--quiet",
+        "--nodes", "--cache", "--exception-objects", "--string-merging", "--tuple-joins"}) {
     EXPECT_NE(run.out.find(option), std::string::npos) << option;
   }
 }

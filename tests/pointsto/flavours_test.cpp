@@ -267,6 +267,36 @@ TEST_P(FlavourInvariantTest, MergingExceptionObjectsByTypeOnlyRenamesThem) {
                                  << listing(minus(renamed, merged_pts));
 }
 
+// --string-merging coloring (the default) only renames (DESIGN.md, "Strings before encoding"):
+// insensitive points-to pairs are the unmerged ones with each constant replaced by the object
+// of its color (string-colors.tsv), and the call graph is the same, also under an object-
+// sensitive flavour, where merged strings are fewer receivers to make contexts of.
+TEST_P(FlavourInvariantTest, MergingStringConstantsByColorOnlyRenamesThem) {
+  const std::string fixture = GetParam();
+  TempDir dir;
+  for (const char* flavour : {"insens", "2-obj+H"}) {
+    const auto colored = analyze(dir, fixture, flavour, "", {"--string-merging", "coloring"});
+    const auto distinct = analyze(dir, fixture, flavour, "", {"--string-merging", "none"});
+    ASSERT_TRUE(colored && distinct);
+    EXPECT_EQ(colored->call_edges(), distinct->call_edges()) << flavour;
+    EXPECT_EQ(colored->reachable(), distinct->reachable()) << flavour;
+    if (std::string(flavour) != "insens") continue;
+    std::map<std::string, std::string> color_of;
+    for (const Tuple& t : read_tsv(colored->out / "string-colors.tsv")) color_of[t.at(0)] = t.at(1);
+    EXPECT_FALSE(color_of.empty());  // the JDK's constants at least: the check compares something
+    EXPECT_FALSE(fs::exists(distinct->out / "string-colors.tsv"));
+    std::set<Tuple> renamed;
+    for (Tuple t : distinct->points_to()) {
+      if (const auto c = color_of.find(t[1]); c != color_of.end()) t[1] = c->second;
+      renamed.insert(t);
+    }
+    const std::set<Tuple> merged = colored->points_to();
+    EXPECT_EQ(merged, renamed) << "merged only:\n"
+                               << listing(minus(merged, renamed)) << "renamed only:\n"
+                               << listing(minus(renamed, merged));
+  }
+}
+
 // What the merge is for: one object stands for every allocation of an exception type.
 TEST(ExceptionObjectsTest, PerTypeHasOneObjectPerExceptionTypeAndPerSiteOnePerAllocation) {
   TempDir dir;
@@ -280,6 +310,28 @@ TEST(ExceptionObjectsTest, PerTypeHasOneObjectPerExceptionTypeAndPerSiteOnePerAl
       {e1, "<pointsto.exceptions.Main: void thrower()>/new pointsto.exceptions.AppException/0"}));
   const std::string stats = read_file(per_type->out / "stats.json");
   EXPECT_NE(stats.find("\"exception_objects\": \"per-type\""), std::string::npos) << stats;
+}
+
+// Coloring is the default; stats.json says which ran and what it did, string-colors.tsv what
+// each object stands for.
+TEST(StringMergingTest, ColoringIsTheDefaultAndIsReported) {
+  TempDir dir;
+  const auto colored = analyze(dir, "dispatch", "insens");
+  const auto distinct = analyze(dir, "dispatch", "insens", "", {"--string-merging", "none"});
+  ASSERT_TRUE(colored && distinct);
+  const std::string stats = read_file(colored->out / "stats.json");
+  for (const char* key : {"\"string_merging\": \"coloring\"", "\"string_constants\": ",
+                          "\"string_colors\": ", "\"largest_string_clique\": "}) {
+    EXPECT_NE(stats.find(key), std::string::npos) << key << " in " << stats;
+  }
+  EXPECT_NE(read_file(distinct->out / "stats.json").find("\"string_merging\": \"none\""),
+            std::string::npos);
+  // The fixture's "circle" names no member of any class: it shares color 0.
+  const std::set<Tuple> colors = read_tsv(colored->out / "string-colors.tsv");
+  EXPECT_TRUE(colors.count({"\"circle\"", "<string constants, color 0>"})) << listing(colors);
+  const std::string n1 = "<pointsto.dispatch.Main: void main(java.lang.String[])>/n1";
+  EXPECT_TRUE(colored->points_to().count({n1, "<string constants, color 0>"}));
+  EXPECT_TRUE(distinct->points_to().count({n1, "\"circle\""}));
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -1,0 +1,139 @@
+#include "strings/string_coloring.hpp"
+
+#include <algorithm>
+#include <set>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "frontend/fact_extractor.hpp"
+#include "support/atomic_file.hpp"
+
+namespace refract::strings {
+
+namespace {
+
+// The member name of a Soot signature: "<C: R name(P)>" for methods, "<C: T name>" for fields.
+std::string_view member_name(std::string_view signature) {
+  std::size_t end = signature.find('(');
+  if (end == std::string_view::npos) end = signature.size() - (signature.ends_with('>') ? 1 : 0);
+  const std::size_t space = signature.rfind(' ', end);
+  const std::size_t begin = space == std::string_view::npos ? 0 : space + 1;
+  return signature.substr(begin, end - begin);
+}
+
+// Per type, the string constants (indices into the constants) equal to the name of a member
+// it declares, from a relation (member, declaring type).
+std::vector<std::vector<std::size_t>> declared_matches(
+    const frontend::FactDatabase& facts, const std::string& relation, const std::string& domain,
+    const std::unordered_map<std::string, std::size_t>& constant_by_literal) {
+  std::vector<std::vector<std::size_t>> out(facts.domain("T").size());
+  const std::vector<std::string>& members = facts.domain(domain).names();
+  for (const auto& t : facts.relation(relation).sorted_tuples()) {
+    const auto it = constant_by_literal.find(frontend::string_literal(member_name(members[t[0]])));
+    if (it != constant_by_literal.end()) out[t[1]].push_back(it->second);
+  }
+  return out;
+}
+
+// One clique per type: the constants naming a member the type declares or inherits (through
+// SubtypeOf, which is reflexive). Types with the same members give the same clique once.
+std::set<std::vector<std::size_t>> cliques(const frontend::FactDatabase& facts,
+                                           const std::vector<std::vector<std::size_t>>& declared) {
+  std::vector<std::vector<std::size_t>> per_type(declared.size());
+  for (const auto& t : facts.relation("SubtypeOf").sorted_tuples()) {
+    const std::vector<std::size_t>& inherited = declared[t[1]];
+    per_type[t[0]].insert(per_type[t[0]].end(), inherited.begin(), inherited.end());
+  }
+  std::set<std::vector<std::size_t>> out;
+  for (std::vector<std::size_t>& members : per_type) {
+    std::sort(members.begin(), members.end());
+    members.erase(std::unique(members.begin(), members.end()), members.end());
+    if (!members.empty()) out.insert(std::move(members));
+  }
+  return out;
+}
+
+// String constants allocated in methods that make a reflective call.
+std::set<std::uint64_t> strings_of_reflective_methods(const frontend::FactDatabase& facts) {
+  std::set<std::uint64_t> reflective_sites, methods, out;
+  for (const auto& t : facts.relation("ReflectiveCall").sorted_tuples())
+    reflective_sites.insert(t[0]);
+  for (const auto& t : facts.relation("CallIn").sorted_tuples())
+    if (reflective_sites.count(t[0]) != 0) methods.insert(t[1]);
+  std::unordered_map<std::uint64_t, std::uint64_t> method_of_var;
+  for (const auto& t : facts.relation("VarMethod").sorted_tuples()) method_of_var[t[0]] = t[1];
+  for (const auto& t : facts.relation("Alloc").sorted_tuples()) {
+    const auto m = method_of_var.find(t[0]);
+    if (m != method_of_var.end() && methods.count(m->second) != 0) out.insert(t[1]);
+  }
+  return out;
+}
+
+}  // namespace
+
+StringColoring color_string_constants(const frontend::FactDatabase& facts) {
+  StringColoring result;
+  const std::vector<std::string>& heaps = facts.domain("H").names();
+  std::set<std::string> class_literals;
+  for (const std::string& type : facts.domain("T").names())
+    class_literals.insert(frontend::string_literal(type));
+  const std::set<std::uint64_t> reflective = strings_of_reflective_methods(facts);
+
+  // The constants to color, in lexicographic order of their text (the paper's total order).
+  std::vector<std::uint64_t> constants;
+  for (const auto& t : facts.relation("StringConstant").sorted_tuples()) {
+    ++result.string_constants;
+    if (class_literals.count(heaps[t[0]]) != 0 || reflective.count(t[0]) != 0) {
+      ++result.kept_apart;
+    } else {
+      constants.push_back(t[0]);
+    }
+  }
+  std::sort(constants.begin(), constants.end(),
+            [&](std::uint64_t a, std::uint64_t b) { return heaps[a] < heaps[b]; });
+  std::unordered_map<std::string, std::size_t> constant_by_literal;
+  for (std::size_t i = 0; i < constants.size(); ++i) constant_by_literal[heaps[constants[i]]] = i;
+
+  // Cliques of methods and of fields, and for each constant the cliques it is in.
+  std::set<std::vector<std::size_t>> all_cliques =
+      cliques(facts, declared_matches(facts, "MethodDeclared", "M", constant_by_literal));
+  all_cliques.merge(
+      cliques(facts, declared_matches(facts, "FieldDeclared", "F", constant_by_literal)));
+  std::vector<std::vector<std::size_t>> cliques_of(constants.size());
+  std::vector<std::int64_t> clique_max;  // largest color given in the clique so far
+  for (const std::vector<std::size_t>& clique : all_cliques) {
+    for (std::size_t s : clique) cliques_of[s].push_back(clique_max.size());
+    clique_max.push_back(-1);
+    result.largest_clique = std::max<std::uint64_t>(result.largest_clique, clique.size());
+  }
+
+  // In the total order every conflicting constant before s is in one of s's cliques, and the
+  // largest color of each clique so far is the largest of those predecessors.
+  std::set<std::int64_t> colors;
+  for (std::size_t s = 0; s < constants.size(); ++s) {
+    std::int64_t before = -1;
+    for (std::size_t k : cliques_of[s]) before = std::max(before, clique_max[k]);
+    const std::int64_t color = before + 1;
+    for (std::size_t k : cliques_of[s]) clique_max[k] = std::max(clique_max[k], color);
+    colors.insert(color);
+    if (!cliques_of[s].empty()) ++result.member_names;
+    result.merge[constants[s]] = "<string constants, color " + std::to_string(color) + ">";
+  }
+  result.colors = colors.size();
+  return result;
+}
+
+void write_string_colors(const std::filesystem::path& file, const StringColoring& coloring,
+                         const frontend::FactDatabase& unmerged_facts) {
+  const std::vector<std::string>& heaps = unmerged_facts.domain("H").names();
+  std::vector<std::string> lines;
+  for (const auto& [heap, object] : coloring.merge)
+    lines.push_back(frontend::map_line(heaps.at(heap)) + "\t" + object + "\n");
+  std::sort(lines.begin(), lines.end());
+  AtomicOutputFile out(file);
+  for (const std::string& line : lines) out.stream() << line;
+  out.commit();
+}
+
+}  // namespace refract::strings
