@@ -326,15 +326,8 @@ std::vector<std::string> program_warnings(const Program& program) {
       if (is_variable(term)) ++occurrences[term.text];
     };
     for (const Term& term : rule.head.arguments) tally(term);
-    for (const Literal& literal : rule.body) {
-      if (const Atom* atom = std::get_if<Atom>(&literal)) {
-        for (const Term& term : atom->arguments) tally(term);
-      } else {
-        const Comparison& comparison = std::get<Comparison>(literal);
-        tally(comparison.left);
-        tally(comparison.right);
-      }
-    }
+    for (const Literal& literal : rule.body)
+      for (const std::string& v : variables_of(literal)) ++occurrences[v];
 
     for (const Literal& literal : rule.body) {
       const Atom* atom = std::get_if<Atom>(&literal);
