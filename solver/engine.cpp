@@ -1,7 +1,9 @@
 #include "solver/engine.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <ostream>
@@ -43,6 +45,25 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+// Adds the time of each step of one rule evaluation to RuleProfile::step_seconds; next() closes
+// a step (a step the loop leaves early keeps what it had).
+class StepTimer {
+ public:
+  StepTimer(RuleProfile& profile, std::size_t steps) : profile_(profile), start_(Clock::now()) {
+    if (profile_.step_seconds.size() < steps) profile_.step_seconds.resize(steps, 0.0);
+  }
+  void next() {
+    const auto now = Clock::now();
+    profile_.step_seconds[step_++] += std::chrono::duration<double>(now - start_).count();
+    start_ = now;
+  }
+
+ private:
+  RuleProfile& profile_;
+  std::size_t step_ = 0;
+  Clock::time_point start_;
+};
+
 }  // namespace
 
 struct Engine::State {
@@ -80,6 +101,8 @@ struct Engine::State {
   Bdd run_rule(std::size_t rule, const std::function<Bdd()>& evaluate);
   bool joins_below_head(const RulePlan& plan) const;
   std::optional<Bdd> run_rule_on_tuples(std::size_t rule);
+  std::optional<KeyedPrefix> index_static_prefix(const RulePlan& plan, std::size_t step,
+                                                 const Bdd& prefix) const;
   void count_profiles();
   EvaluationError rule_exhausted(std::size_t rule, const bdd::NodeTableExhausted& e) const;
 };
@@ -233,6 +256,7 @@ void Engine::State::plan_rules(const std::vector<Stratum>& strata) {
     RuleProfile profile;
     profile.rule_text = rule.text;
     profile.where = rule.where;
+    profile.step_literals = plans.back().body_literals;
     profiles.push_back(std::move(profile));
   }
 }
@@ -390,6 +414,44 @@ std::optional<Bdd> Engine::State::run_rule_on_tuples(std::size_t rule) {
   return result;
 }
 
+// The static prefix before `step` indexed by the variables it shares with that step's atom,
+// when the order puts all of some other prefix variable above them: only then does the
+// product walk the prefix whatever the delta (see solver/keyed_prefix.hpp).
+std::optional<KeyedPrefix> Engine::State::index_static_prefix(const RulePlan& plan,
+                                                              std::size_t step,
+                                                              const Bdd& prefix) const {
+  const std::vector<std::string>& live = plan.live_after[step - 1];
+  const std::vector<std::string>& used = plan.step_variables[step];
+  auto levels = [&](const std::string& v) {
+    const std::vector<int>& vars = space->physical(plan.instance_of.at(v)).block.vars;
+    return std::minmax_element(vars.begin(), vars.end());  // variable number = level
+  };
+  auto is_used = [&](const std::string& v) {
+    return std::find(used.begin(), used.end(), v) != used.end();
+  };
+  std::vector<rel::PhysicalId> instances, keys, delta_only;
+  int highest_key = std::numeric_limits<int>::max();
+  int lowest_other_on_top = std::numeric_limits<int>::max();  // of a whole block
+  for (const std::string& v : live) {
+    instances.push_back(plan.instance_of.at(v));
+    if (is_used(v)) {
+      keys.push_back(plan.instance_of.at(v));
+      highest_key = std::min(highest_key, *levels(v).first);
+    } else {
+      lowest_other_on_top = std::min(lowest_other_on_top, *levels(v).second);
+    }
+  }
+  if (keys.empty()) return std::nullopt;
+  // A block interleaved with the keys (Assign(to, from) on V0xV1) is pruned bit by bit as
+  // the product descends; only a whole block above them is walked in full.
+  if (options.keyed_prefixes_where_product_is_slow && lowest_other_on_top > highest_key)
+    return std::nullopt;
+  for (const std::string& v : used)
+    if (std::find(live.begin(), live.end(), v) == live.end())
+      delta_only.push_back(plan.instance_of.at(v));
+  return KeyedPrefix::index(*space, prefix, instances, keys, delta_only, options.keyed_limits);
+}
+
 }  // namespace refract::solver
 
 namespace refract::solver {
@@ -427,6 +489,10 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
     std::vector<Bdd> prefixes;   // per step: P_k, when keep[k]
     std::vector<bool> keep;      // a later step reads a stratum relation
     std::vector<bool> use_full;  // an earlier step reads one: dP_{k-1} may be non-empty
+    // Per stratum atom after a static prefix: that prefix indexed by the shared variables
+    // (index_static_prefix), built at the first delta; `indexed` says it was tried.
+    std::vector<std::optional<KeyedPrefix>> keyed;
+    std::vector<bool> indexed;
   };
   std::map<std::size_t, RuleState> state;
 
@@ -436,6 +502,8 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
     rs.prefixes.resize(n);
     rs.keep.assign(n, false);
     rs.use_full.assign(n, false);
+    rs.keyed.assign(n, std::nullopt);
+    rs.indexed.assign(n, false);
     for (std::size_t s = 1; s < n; ++s)
       rs.use_full[s] = rs.use_full[s - 1] || member_step(plan.steps[s - 1]) != nullptr;
     bool later_member = false;
@@ -460,10 +528,13 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
   std::map<std::size_t, Bdd> full, added;
   for (std::size_t r : members) full[r] = relations[r].bdd();
   // A rule's delta of relation r is full[r] minus seen[rule][r], the value it
-  // last read. The last absorb's new tuples serve when the rule read r just
-  // before it (a rule rerun on its own output); else one xor finds them.
+  // last read. Deltas found since r last changed are kept with the value they
+  // were found from: the last absorb's new tuples serve a rule that read r just
+  // before it (a rule rerun on its own output), and rules that read r at the
+  // same point share one xor (on antlr about 20 rules read VarPointsTo).
   std::map<std::size_t, std::map<std::size_t, Bdd>> seen;  // rule -> relation -> value read
-  std::map<std::size_t, Bdd> before_fresh, last_fresh;  // full[r] before the last absorb; its gain
+  constexpr std::size_t kKnownDeltas = 4;                  // per relation; each holds nodes alive
+  std::map<std::size_t, std::vector<std::pair<Bdd, Bdd>>> known_deltas;  // r -> (seen, delta)
   auto see_all = [&](std::size_t rule) {
     for (const PlanStep& step : plans[rule].steps)
       if (const AtomStep* atom = member_step(step))
@@ -474,7 +545,16 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
     std::map<std::size_t, Bdd> out;
     for (const auto& [r, value] : seen[rule]) {
       if (value == full[r]) continue;
-      out[r] = value == before_fresh[r] ? last_fresh[r] : full[r] ^ value;
+      std::vector<std::pair<Bdd, Bdd>>& known = known_deltas[r];
+      const auto hit = std::find_if(known.begin(), known.end(),
+                                    [&](const auto& entry) { return entry.first == value; });
+      if (hit != known.end()) {
+        out[r] = hit->second;
+        continue;
+      }
+      out[r] = full[r] ^ value;
+      if (known.size() == kKnownDeltas) known.erase(known.begin() + 1);  // keep the absorb's
+      known.emplace_back(value, out[r]);
     }
     return out;
   };
@@ -489,11 +569,11 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
       const Bdd known = result & full[r];
       if (known == result) return;
       Bdd fresh = result ^ known;
-      before_fresh[r] = full[r];
+      Bdd before = full[r];
       full[r] = full[r] | fresh;
       relations[r].set_bdd(full[r]);
       if (progress()) added[r] |= fresh;
-      last_fresh[r] = std::move(fresh);
+      known_deltas[r] = {{std::move(before), std::move(fresh)}};
     } catch (const bdd::NodeTableExhausted& e) {
       throw EvaluationError(shapes[r].decl->where,
                             "BDD node table exhausted at " + std::to_string(e.node_table_size()) +
@@ -545,7 +625,8 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
     see_all(rule);
     const Bdd result = run_rule(rule, [&] {
       Bdd acc = Bdd::one();
-      for (std::size_t s = 0; s < plan.steps.size() && !acc.is_zero(); ++s) {
+      StepTimer timer(profiles[rule], plan.steps.size());
+      for (std::size_t s = 0; s < plan.steps.size() && !acc.is_zero(); timer.next(), ++s) {
         acc = apply_step(plan.steps[s], acc, rs.values[s]);
         if (rs.keep[s]) rs.prefixes[s] = acc;
       }
@@ -560,13 +641,32 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
   report();
   if (!stratum.recursive) return;
 
+  // The static prefix before stratum atom `s` cut down to the keys of its delta, when that is
+  // cheaper than the product with all of it (solver/keyed_prefix.hpp).
+  auto restrict_static_prefix = [&](std::size_t rule, const RulePlan& plan, RuleState& rs,
+                                    std::size_t s, const Bdd& delta) -> std::optional<Bdd> {
+    if (!options.keyed_prefixes || s == 0 || rs.use_full[s]) return std::nullopt;
+    if (!rs.indexed[s]) {
+      rs.indexed[s] = true;
+      rs.keyed[s] = index_static_prefix(plan, s, rs.prefixes[s - 1]);
+    }
+    if (!rs.keyed[s]) return std::nullopt;
+    std::optional<Bdd> restricted = rs.keyed[s]->restrict_to(delta);
+    if (restricted) {
+      ++overheads.keyed_joins;
+      ++profiles[rule].keyed_joins;
+    }
+    return restricted;
+  };
+
   // One semi-naive step of a rule on the deltas of its body relations.
   auto run_delta = [&](std::size_t rule, const RulePlan& plan, RuleState& rs,
                        const std::map<std::size_t, Bdd>& delta) {
     return run_rule(rule, [&] {
       Bdd acc_delta = Bdd::zero();  // dP_{k-1}(t)
       Bdd old_prefix = Bdd::one();  // P_{k-1}(t-1); P_0 = true
-      for (std::size_t s = 0; s < plan.steps.size(); ++s) {
+      StepTimer timer(profiles[rule], plan.steps.size());
+      for (std::size_t s = 0; s < plan.steps.size(); timer.next(), ++s) {
         const PlanStep& step = plan.steps[s];
         Bdd step_delta;
         if (const AtomStep* atom = member_step(step)) {
@@ -577,7 +677,10 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
             if (rs.use_full[s]) {
               rs.values[s] = is_identity(*atom) ? full[atom->relation] : rs.values[s] | prepared;
             }
-            if (!old_prefix.is_zero()) step_delta = apply_step(step, old_prefix, prepared);
+            if (!old_prefix.is_zero()) {
+              const std::optional<Bdd> keyed = restrict_static_prefix(rule, plan, rs, s, prepared);
+              step_delta = apply_step(step, keyed ? *keyed : old_prefix, prepared);
+            }
           }
         }
         if (!acc_delta.is_zero()) step_delta |= apply_step(step, acc_delta, rs.values[s]);

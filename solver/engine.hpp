@@ -16,6 +16,7 @@
 #include "bdd/manager.hpp"
 #include "relations/relation.hpp"
 #include "solver/ast.hpp"
+#include "solver/keyed_prefix.hpp"
 #include "solver/tuple_rule.hpp"
 #include "support/big_uint.hpp"
 
@@ -42,6 +43,12 @@ struct EngineOptions {
   // then slow, see Engine::State::joins_below_head); false: every such small rule (tests).
   bool tuple_joins_where_bdd_is_slow = true;
   TupleRuleLimits tuple_limits;  // past them a rule goes back to its BDD plan
+  // A recursive rule whose first stratum atom follows a static prefix joins each delta with
+  // just the prefix tuples that share its keys (solver/keyed_prefix.hpp), where the order puts
+  // a prefix variable above the shared ones and the limits say that is cheaper.
+  bool keyed_prefixes = true;
+  bool keyed_prefixes_where_product_is_slow = true;  // false: wherever a prefix is static (tests)
+  KeyedPrefixLimits keyed_limits;
 };
 
 // Per-rule profile, reported by --stats.
@@ -49,9 +56,13 @@ struct RuleProfile {
   std::string rule_text;
   SourceLocation where;
   std::uint64_t evaluations = 0;
+  std::uint64_t keyed_joins = 0;  // of them, deltas joined with a keyed static prefix
   double seconds = 0;
   BigUint result_tuples;  // tuples the rule produced in its last evaluation (with profile on)
   std::uint64_t peak_nodes = 0;  // node table occupancy seen right after its evaluations
+  // Per step of its plan: which body literal (0-based) the step evaluates, and its time.
+  std::vector<std::size_t> step_literals;
+  std::vector<double> step_seconds;
 };
 
 // Where the solver's time goes besides the rules' own products (RuleProfile), reported by
@@ -63,6 +74,7 @@ struct EngineProfile {
   double absorbing = 0;           // adding rule results to their heads
   double reporting = 0;           // counting new tuples for the progress lines
   std::uint64_t tuple_rules = 0;  // rules evaluated on explicit tuples (tuple_join_max_input)
+  std::uint64_t keyed_joins = 0;  // deltas joined with a keyed restriction of a static prefix
 };
 
 class Engine {

@@ -451,10 +451,16 @@ class RulePlanner {
       for (const std::string& v : vars) last_use[v] = s;
       step_vars.push_back(std::move(vars));
     }
+    std::set<std::string> live;
     for (std::size_t s = 0; s < order_.size(); ++s) {
       std::set<std::string> dying;
       for (const std::string& v : step_vars[s])
         if (last_use[v] == s && head_vars.count(v) == 0) dying.insert(v);
+      live.insert(step_vars[s].begin(), step_vars[s].end());
+      for (const std::string& v : dying) live.erase(v);
+      plan.step_variables.emplace_back(step_vars[s].begin(), step_vars[s].end());
+      plan.live_after.emplace_back(live.begin(), live.end());
+      plan.body_literals.push_back(order_[s]);
       const Literal& literal = rule_.body[order_[s]];
       if (const Atom* atom = std::get_if<Atom>(&literal)) {
         AtomStep step = atom_step(*atom);

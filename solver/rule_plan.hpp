@@ -58,6 +58,11 @@ struct RulePlan {
   bdd::Bdd head_extra;                               // head constants, repeated head variables, '*'
   std::vector<std::string> variable_instances;       // "x:V1" per variable, for --stats
   std::map<std::string, rel::PhysicalId> instance_of;  // the instance each variable is on
+  // Per step: the variables it keeps (an atom's, after dropping those used nowhere else), and
+  // the variables bound after it and still needed (the support of the result so far).
+  std::vector<std::vector<std::string>> step_variables;
+  std::vector<std::vector<std::string>> live_after;
+  std::vector<std::size_t> body_literals;  // per step: the index of its literal in rule->body
   // "FILE:LINE:COL: warning: ..." for each quoted body constant absent from its domain's map:
   // such an atom matches nothing (a model of a method the program never names is harmless).
   std::vector<std::string> absent_constants;

@@ -31,7 +31,8 @@ std::string stats_json(const Program& program, const Engine& engine, const Phase
   out << "  \"engine\": {\"loading\": " << overheads.loading
       << ", \"preparing\": " << overheads.preparing << ", \"deltas\": " << overheads.deltas
       << ", \"absorbing\": " << overheads.absorbing << ", \"reporting\": " << overheads.reporting
-      << ", \"tuple_rules\": " << overheads.tuple_rules << "},\n";
+      << ", \"tuple_rules\": " << overheads.tuple_rules
+      << ", \"keyed_joins\": " << overheads.keyed_joins << "},\n";
   out << "  \"relations\": {";
   for (std::size_t i = 0; i < program.relations.size(); ++i) {
     const std::string& name = program.relations[i].name;
@@ -50,9 +51,16 @@ std::string stats_json(const Program& program, const Engine& engine, const Phase
     const RuleProfile& p = profiles[i];
     out << (i == 0 ? "\n" : ",\n") << "    {\"rule\": " << json_string(p.rule_text)
         << ", \"location\": " << json_string(p.where.to_string())
-        << ", \"evaluations\": " << p.evaluations << ", \"seconds\": " << p.seconds
+        << ", \"evaluations\": " << p.evaluations << ", \"keyed_joins\": " << p.keyed_joins
+        << ", \"seconds\": " << p.seconds
         << ", \"result_tuples\": " << json_string(p.result_tuples.to_string())
-        << ", \"peak_nodes\": " << p.peak_nodes << "}";
+        << ", \"peak_nodes\": " << p.peak_nodes << ", \"step_literals\": [";
+    for (std::size_t s = 0; s < p.step_literals.size(); ++s)
+      out << (s == 0 ? "" : ", ") << p.step_literals[s];
+    out << "], \"step_seconds\": [";
+    for (std::size_t s = 0; s < p.step_seconds.size(); ++s)
+      out << (s == 0 ? "" : ", ") << p.step_seconds[s];
+    out << "]}";
   }
   out << "\n  ]\n}\n";
   return out.str();

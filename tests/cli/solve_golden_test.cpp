@@ -166,13 +166,20 @@ TEST(SolveGoldenTest, StatsToStdoutIsJsonWithRulesAndPeakNodes) {
   EXPECT_NE(json.find("\"relprod\": {\"calls\": "), std::string::npos) << json;
   // The solver's own time besides the rules: each part named.
   for (const char* part :
-       {"loading", "preparing", "deltas", "absorbing", "reporting", "tuple_rules"}) {
+       {"loading", "preparing", "deltas", "absorbing", "reporting", "tuple_rules", "keyed_joins"}) {
     EXPECT_NE(json.find("\"engine\": {"), std::string::npos);
     EXPECT_NE(json.find(std::string("\"") + part + "\": "), std::string::npos) << part;
   }
   // One entry per rule of the program, each with its text and location.
   EXPECT_NE(json.find("reach(m) :- entry(m)."), std::string::npos);
   EXPECT_NE(json.find("pointsto.datalog:93:1"), std::string::npos) << json;
+  // Each step timed, named by its body literal: the rule at line 97 runs its three atoms in the
+  // order written.
+  const std::size_t rule97 = json.find("pointsto.datalog:97:1");
+  ASSERT_NE(rule97, std::string::npos);
+  const std::string entry = json.substr(rule97, json.find('}', rule97) - rule97);
+  EXPECT_NE(entry.find("\"step_literals\": [0, 1, 2], \"step_seconds\": ["), std::string::npos)
+      << entry;
 }
 
 TEST(SolveGoldenTest, StatsToAFileIsWrittenThere) {

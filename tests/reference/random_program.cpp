@@ -377,8 +377,11 @@ Rule Generator::make_rule(const std::string& head, bool recursive) {
   for (const std::string& name : out_.derived)
     if (level_.at(name) == level) same_level.push_back(name);
   const std::uint64_t atoms = 1 + random_.below(3);
+  // The stratum atom usually leads; sometimes it follows atoms of lower strata, as in
+  // ReceiverEdge :- VirtualCall, VarPointsTo (the engine's keyed static prefixes).
+  const std::uint64_t recursive_at = random_.chance(1, 2) ? atoms - 1 : 0;
   for (std::uint64_t i = 0; i < atoms; ++i) {
-    const std::string& relation_name = recursive && i == 0 && random_.chance(2, 3)
+    const std::string& relation_name = recursive && i == recursive_at && random_.chance(2, 3)
                                            ? random_.pick(same_level)
                                            : random_.pick(candidates);
     positive.push_back(body_atom(relation_name, variables, unbound_head));

@@ -67,6 +67,7 @@ struct Totals {
   std::uint64_t nonempty_derived = 0;
   std::uint64_t derived_tuples = 0;
   std::uint64_t tuple_rule_runs = 0;  // rule evaluations on explicit tuples
+  std::uint64_t keyed_joins = 0;      // deltas joined with a keyed static prefix
 };
 
 // Runs one generated program through the engine under each order; returns a
@@ -99,8 +100,15 @@ std::string compare_program(const GeneratedProgram& generated, const std::filesy
   for (const std::string& order : generated.var_orders) {
     const bool bdd_only = &order == &generated.var_orders.front();
     EngineOptions options;
-    if (bdd_only) options.tuple_join_max_input = 0;
-    if (&order == &generated.var_orders.front() + 1) options.tuple_joins_where_bdd_is_slow = false;
+    if (bdd_only) {
+      options.tuple_join_max_input = 0;
+      options.keyed_prefixes = false;
+    }
+    if (&order == &generated.var_orders.front() + 1) {  // the alternatives wherever they apply
+      options.tuple_joins_where_bdd_is_slow = false;
+      options.keyed_prefixes_where_product_is_slow = false;
+      options.keyed_limits.cost_per_tuple = 0;
+    }
     options.input_dir = dir;
     options.output_dir = dir / "out";
     options.var_order = order;
@@ -111,6 +119,7 @@ std::string compare_program(const GeneratedProgram& generated, const std::filesy
       Engine engine(parsed, options);
       engine.run();
       totals.tuple_rule_runs += engine.engine_profile().tuple_rules;
+      totals.keyed_joins += engine.engine_profile().keyed_joins;
       if (engine.var_order() != order)
         problems << "order " << order << ": engine used " << engine.var_order() << " instead\n";
       for (const auto& [name, tuples] : expected) {
@@ -165,9 +174,11 @@ TEST(DifferentialTest, EngineAgreesWithReferenceOnRandomPrograms) {
             << first_seed + count - 1 << "), " << totals.rules << " rules, " << totals.engine_runs
             << " engine runs, " << totals.derived_relations << " derived relations ("
             << totals.nonempty_derived << " nonempty, " << totals.derived_tuples << " tuples), "
-            << totals.tuple_rule_runs << " rule evaluations on explicit tuples\n";
-  // The tuple path must have been exercised, or half of this test compares nothing new.
+            << totals.tuple_rule_runs << " rule evaluations on explicit tuples, "
+            << totals.keyed_joins << " deltas joined with keyed prefixes\n";
+  // The alternative paths must have been exercised, or part of this test compares nothing new.
   EXPECT_GT(totals.tuple_rule_runs, totals.programs);
+  EXPECT_GT(totals.keyed_joins, totals.programs / 4);  // deltas after a static prefix are rarer
 }
 
 }  // namespace
