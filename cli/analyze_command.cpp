@@ -41,8 +41,10 @@ struct AnalyzeArguments {
   std::optional<std::uint64_t> nodes;
   std::optional<std::uint64_t> cache;
   std::optional<std::uint64_t> tuple_joins;
+  std::optional<double> time_limit;
   std::string out;
   std::vector<std::string> dumps;
+  std::vector<std::string> bdd_dumps;
   std::optional<std::string> rule_stats;
   std::string rules = REFRACT_SOURCE_RULES_DIR;
   pointsto::ExceptionObjects exception_objects = pointsto::ExceptionObjects::kPerType;
@@ -63,6 +65,7 @@ po::options_description analyze_options() {
       "nodes", po::value<std::string>(), "initial BDD node table size")(
       "cache", po::value<std::string>(), "BDD operation cache size")(
       "tuple-joins", po::value<std::string>(), tuple_joins_help().c_str())(
+      "time-limit", po::value<std::string>(), kTimeLimitHelp)(
       "exception-objects", po::value<std::string>(),
       "per-type (default: one object per exception type) or per-site (one per allocation)")(
       "string-merging", po::value<std::string>(),
@@ -70,6 +73,8 @@ po::options_description analyze_options() {
       "object) or none (one object per constant)")("out", po::value<std::string>(),
                                                    "folder for the results")(
       "dump", po::value<std::vector<std::string>>(), "also write relation REL as OUT/REL.tsv")(
+      "dump-bdd", po::value<std::vector<std::string>>(),
+      "also write relation REL as OUT/REL.bdd (bddbddb's format; compact for large relations)")(
       "rule-stats", po::value<std::string>(),
       "write the solver's per-rule profile (time, evaluations, sizes, nodes) to FILE")(
       "rules", po::value<std::string>(),
@@ -94,7 +99,10 @@ std::optional<AnalyzeArguments> parse_arguments(int argc, char** argv) {
   if (vm.count("cache")) args.cache = positive_count("cache", vm["cache"].as<std::string>());
   if (vm.count("tuple-joins"))
     args.tuple_joins = count("tuple-joins", vm["tuple-joins"].as<std::string>());
+  if (vm.count("time-limit"))
+    args.time_limit = positive_seconds("time-limit", vm["time-limit"].as<std::string>());
   if (vm.count("dump")) args.dumps = vm["dump"].as<std::vector<std::string>>();
+  if (vm.count("dump-bdd")) args.bdd_dumps = vm["dump-bdd"].as<std::vector<std::string>>();
   if (vm.count("rule-stats")) args.rule_stats = vm["rule-stats"].as<std::string>();
   if (vm.count("rules")) args.rules = vm["rules"].as<std::string>();
   if (vm.count("exception-objects")) {
@@ -221,9 +229,11 @@ int run_analyze(const AnalyzeArguments& args) {
   if (args.nodes) options.bdd.initial_nodes = *args.nodes;
   if (args.cache) options.bdd.cache_size = *args.cache;
   if (args.tuple_joins) options.tuple_join_max_input = *args.tuple_joins;
+  if (args.time_limit) options.time_limit_seconds = *args.time_limit;
   options.rules_dir = args.rules;
   options.work_dir = fs::path(args.out) / "facts";
   options.dumps = args.dumps;
+  options.dumps.insert(options.dumps.end(), args.bdd_dumps.begin(), args.bdd_dumps.end());
   if (args.rule_stats) options.rule_stats = *args.rule_stats;
   options.progress = progress;
   check_output_directory(args.out);
@@ -271,6 +281,8 @@ int run_analyze(const AnalyzeArguments& args) {
   if (heaps.strings)
     strings::write_string_colors(out / "string-colors.tsv", *heaps.strings, extracted);
   for (const std::string& relation : args.dumps) analysis.dump(relation, out / (relation + ".tsv"));
+  for (const std::string& relation : args.bdd_dumps)
+    analysis.dump_bdd(relation, out / (relation + ".bdd"));
   const double total = std::chrono::duration<double>(Clock::now() - start).count();
   write_stats(out / "stats.json", args, result, program->extractor->counts(), heaps, facts_seconds,
               total);

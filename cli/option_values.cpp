@@ -1,5 +1,6 @@
 #include "cli/option_values.hpp"
 
+#include <cmath>
 #include <iostream>
 
 #include "solver/engine.hpp"
@@ -59,6 +60,21 @@ std::uint64_t positive_count(const std::string& option, const std::string& text)
                     ": expected a positive integer");
   }
   return *value;
+}
+
+double positive_seconds(const std::string& option, const std::string& text) {
+  double value = 0;
+  std::size_t used = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || !std::isfinite(value) || value <= 0) {
+    throw po::error("invalid value '" + text + "' for --" + option +
+                    ": expected a positive number of seconds");
+  }
+  return value;
 }
 
 }  // namespace refract::cli

@@ -19,6 +19,13 @@ std::optional<boost::program_options::variables_map> parse_command_line(
 std::uint64_t positive_count(const std::string& option, const std::string& text);
 // --tuple-joins, as solve and analyze describe it (with the engine's default).
 std::string tuple_joins_help();
+// A positive, finite number of seconds (--time-limit 300, 0.5); an error naming the option
+// otherwise.
+double positive_seconds(const std::string& option, const std::string& text);
+// --time-limit, as solve and analyze describe it.
+constexpr const char* kTimeLimitHelp =
+    "stop solving after SECONDS (checked between rule evaluations): exit 4, no results, and the "
+    "--stats/--rule-stats report of the run so far, saying where it stopped";
 
 // The same for an option where 0 means "off" (--tuple-joins).
 std::uint64_t count(const std::string& option, const std::string& text);

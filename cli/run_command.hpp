@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli/commands.hpp"
+#include "solver/engine.hpp"
 #include "support/error.hpp"
 
 namespace refract::cli {
@@ -14,7 +15,8 @@ namespace refract::cli {
 // parse() returns the arguments, or nothing when it printed --help; it throws
 // UsageError (boost::program_options::error) for bad usage: exit 2
 // with a pointer to --help. run(arguments) returns the exit code; an InputError (located
-// message) exits 1, any other exception is an internal error, exit 3.
+// message) exits 1, a solver time limit (--time-limit) 4, any other exception is an internal
+// error, exit 3.
 template <typename UsageError, typename Parse, typename Run>
 int run_command(const std::string& command, Parse&& parse, Run&& run) {
   decltype(parse()) args;
@@ -28,6 +30,9 @@ int run_command(const std::string& command, Parse&& parse, Run&& run) {
   }
   try {
     return run(*args);
+  } catch (const solver::TimeLimitReached& e) {
+    std::cerr << e.what() << '\n';
+    return kExitTimeLimit;
   } catch (const InputError& e) {
     std::cerr << e.what() << '\n';
     return kExitBadInput;

@@ -33,6 +33,7 @@ struct SolveArguments {
   std::string program;
   std::optional<std::string> input_dir, output_dir, order, stats;
   std::optional<std::uint64_t> nodes, cache, max_nodes, tuple_joins;
+  std::optional<double> time_limit;
   bool quiet = false;
 };
 
@@ -52,6 +53,7 @@ po::options_description solve_options() {
       "max-nodes", po::value<std::string>(),
       "hard limit on the node table; exceeding it is an error naming the rule (default: none)")(
       "tuple-joins", po::value<std::string>(), tuple_joins_help().c_str())(
+      "time-limit", po::value<std::string>(), kTimeLimitHelp)(
       "stats", po::value<std::string>(),
       "write a JSON report (phases, BDD nodes, sizes, per-rule profile) to FILE, or - for stdout")(
       "quiet,q", "no progress on stderr");
@@ -87,6 +89,7 @@ SolveArguments parse_arguments(int argc, char** argv, bool& help) {
   if (auto v = text("cache")) args.cache = positive_count("cache", *v);
   if (auto v = text("max-nodes")) args.max_nodes = positive_count("max-nodes", *v);
   if (auto v = text("tuple-joins")) args.tuple_joins = count("tuple-joins", *v);
+  if (auto v = text("time-limit")) args.time_limit = positive_seconds("time-limit", *v);
   args.quiet = vm.count("quiet") != 0;
   return args;
 }
@@ -101,6 +104,17 @@ void print_tuples(const solver::Engine& engine, const std::string& name) {
     }
     std::cout << ")\n";
   });
+}
+
+// The --stats report to FILE (written whole or not at all) or, for "-", to stdout.
+void write_stats(const std::string& destination, const std::string& report) {
+  if (destination == "-") {
+    std::cout << report;
+    return;
+  }
+  AtomicOutputFile out(destination);
+  out.stream() << report;
+  out.commit();
 }
 
 int run_solve(const SolveArguments& args) {
@@ -133,12 +147,21 @@ int run_solve(const SolveArguments& args) {
   if (auto c = args.cache.has_value() ? args.cache : program.bdd_cache) options.bdd.cache_size = *c;
   if (args.max_nodes) options.bdd.max_nodes = *args.max_nodes;
   if (args.tuple_joins) options.tuple_join_max_input = *args.tuple_joins;
+  if (args.time_limit) options.time_limit_seconds = *args.time_limit;
   options.progress = args.quiet ? nullptr : &std::cerr;
   options.profile = args.stats.has_value();
 
   const auto solve_start = Clock::now();
   solver::Engine engine(program, options);
-  engine.run();
+  try {
+    engine.run();
+  } catch (const solver::TimeLimitReached& e) {
+    if (args.stats) {
+      times.solve = times.total = since(solve_start);
+      write_stats(*args.stats, solver::stats_json(program, engine, times, e.what()));
+    }
+    throw;
+  }
   times.solve = since(solve_start);
   const auto write_start = Clock::now();
   std::filesystem::create_directories(options.output_dir);
@@ -154,16 +177,7 @@ int run_solve(const SolveArguments& args) {
   for (const solver::RelationDecl& r : program.relations) {
     if (r.has(solver::RelationFlag::kPrintTuples)) print_tuples(engine, r.name);
   }
-  if (args.stats) {
-    const std::string report = solver::stats_json(program, engine, times);
-    if (*args.stats == "-") {
-      std::cout << report;
-    } else {
-      AtomicOutputFile out(*args.stats);
-      out.stream() << report;
-      out.commit();
-    }
-  }
+  if (args.stats) write_stats(*args.stats, solver::stats_json(program, engine, times));
   if (!args.quiet) std::cerr << "[done] " << times.total << " s\n";
   return kExitOk;
 }

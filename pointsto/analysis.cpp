@@ -8,6 +8,7 @@
 
 #include "pointsto/context_constructors.hpp"
 #include "pointsto/heap_classes.hpp"
+#include "relations/bdd_file.hpp"
 #include "relations/tuple_io.hpp"
 #include "solver/checker.hpp"
 #include "solver/parser.hpp"
@@ -122,6 +123,7 @@ AnalysisResult Analysis::run() {
   engine_options.var_order = options_.order ? *options_.order : default_order(flavour);
   engine_options.bdd = options_.bdd;
   engine_options.tuple_join_max_input = options_.tuple_join_max_input;
+  engine_options.time_limit_seconds = options_.time_limit_seconds;
   engine_options.progress = options_.progress;
   engine_options.built_inputs["Record"] = [&](rel::Relation& r) { constructors.build_record(r); };
   engine_options.built_inputs["Merge"] = [&](rel::Relation& r) { constructors.build_merge(r); };
@@ -143,13 +145,19 @@ AnalysisResult Analysis::run() {
   }
   engine_options.profile = options_.rule_stats.has_value();
   engine_ = std::make_unique<solver::Engine>(*program_, engine_options);
-  engine_->run();
-  result.seconds["solve"] = since(start);
-  if (options_.rule_stats) {
+  auto write_rule_stats = [&](const std::string& stopped) {
     solver::PhaseTimes times;
-    times.solve = times.total = result.seconds["solve"];
-    write_text(*options_.rule_stats, solver::stats_json(*program_, *engine_, times));
+    times.solve = times.total = since(start);
+    write_text(*options_.rule_stats, solver::stats_json(*program_, *engine_, times, stopped));
+  };
+  try {
+    engine_->run();
+  } catch (const solver::TimeLimitReached& e) {
+    if (options_.rule_stats) write_rule_stats(e.what());  // where the time went, so far
+    throw;
   }
+  result.seconds["solve"] = since(start);
+  if (options_.rule_stats) write_rule_stats("");
 
   start = Clock::now();
   result.order = engine_->var_order();
@@ -235,6 +243,10 @@ CallGraphIds Analysis::prepass_call_graph() const {
 
 void Analysis::dump(const std::string& relation, const fs::path& file) const {
   rel::write_tsv(file, engine_->relation(relation));
+}
+
+void Analysis::dump_bdd(const std::string& relation, const fs::path& file) const {
+  rel::write_bdd_file(file, engine_->relation(relation));
 }
 
 }  // namespace refract::pointsto

@@ -30,9 +30,10 @@ struct AnalysisOptions {
   // rules evaluated once over relations of at most this many tuples run on explicit tuples
   // (solver::EngineOptions::tuple_join_max_input); 0: BDD products only
   std::uint64_t tuple_join_max_input = solver::EngineOptions{}.tuple_join_max_input;
+  double time_limit_seconds = 0;    // per solve (solver::EngineOptions); 0: none
   std::filesystem::path rules_dir;  // holds pointsto.datalog and what it includes
   std::filesystem::path work_dir;   // facts, contexts.datalog and analysis.datalog go here
-  std::vector<std::string> dumps;   // relations --dump asks for: checked before solving
+  std::vector<std::string> dumps;   // relations --dump/--dump-bdd ask for: checked before solving
   // --rule-stats: the solver's report (per-rule time, evaluations, result size, peak nodes),
   // as `refract solve --stats` writes it
   std::optional<std::filesystem::path> rule_stats;
@@ -65,6 +66,9 @@ class Analysis {
   // A relation of the solved program as TSV of element names; std::invalid_argument if the
   // program has no such relation.
   void dump(const std::string& relation, const std::filesystem::path& file) const;
+  // The same relation as a bddbddb .bdd file (relations/bdd_file.hpp): compact where the TSV
+  // of a large points-to relation would take gigabytes.
+  void dump_bdd(const std::string& relation, const std::filesystem::path& file) const;
 
  private:
   CallGraphIds prepass_call_graph() const;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <ostream>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
 #include "bdd/var_order.hpp"
@@ -82,6 +83,8 @@ struct Engine::State {
   EngineProfile overheads;
   std::vector<Bdd> last_results;  // per rule, its last result (with options.profile)
   std::string order_text;
+  Clock::time_point started;  // of run(), for options.time_limit_seconds
+  std::string position;       // "stratum N/T {relations} sweep S", for TimeLimitReached
 
   State(const Program& p, EngineOptions o) : program(p), options(std::move(o)) {}
 
@@ -105,6 +108,7 @@ struct Engine::State {
                                                  const Bdd& prefix) const;
   void count_profiles();
   EvaluationError rule_exhausted(std::size_t rule, const bdd::NodeTableExhausted& e) const;
+  void check_time_limit(std::size_t rule) const;
 };
 
 void Engine::State::build_domains() {
@@ -327,7 +331,18 @@ EvaluationError Engine::State::rule_exhausted(std::size_t rule,
                              " (raise --nodes/--max-nodes or try another --order)");
 }
 
+void Engine::State::check_time_limit(std::size_t rule) const {
+  if (options.time_limit_seconds <= 0) return;
+  const double elapsed = seconds_since(started);
+  if (elapsed < options.time_limit_seconds) return;
+  std::ostringstream message;
+  message << "time limit of " << options.time_limit_seconds << " s reached after " << elapsed
+          << " s, in " << position << ", before rule: " << program.rules[rule].text;
+  throw TimeLimitReached(program.rules[rule].where, message.str());
+}
+
 Bdd Engine::State::run_rule(std::size_t rule, const std::function<Bdd()>& evaluate) {
+  check_time_limit(rule);
   RuleProfile& profile = profiles[rule];
   const auto start = Clock::now();
   Bdd result;
@@ -383,6 +398,7 @@ bool Engine::State::joins_below_head(const RulePlan& plan) const {
 std::optional<Bdd> Engine::State::run_rule_on_tuples(std::size_t rule) {
   if (options.tuple_join_max_input == 0) return std::nullopt;
   if (options.tuple_joins_where_bdd_is_slow && !joins_below_head(plans[rule])) return std::nullopt;
+  check_time_limit(rule);
   const BigUint limit(options.tuple_join_max_input);
   for (const Literal& literal : program.rules[rule].body) {
     const Atom* atom = std::get_if<Atom>(&literal);
@@ -583,6 +599,10 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
     }
   };
   std::size_t iteration = 0;
+  auto set_position = [&] {
+    position = "stratum " + std::to_string(number) + "/" + std::to_string(total) + " {" + label +
+               "} sweep " + std::to_string(iteration);
+  };
   auto report = [&]() {
     if (!progress()) return;
     ScopedSeconds timer(overheads.reporting);
@@ -601,6 +621,7 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
 
   // First sweep: every rule on the full relations, keeping the prefixes.
   ++iteration;
+  set_position();
   for (std::size_t rule : stratum.rules) {
     const RulePlan& plan = plans[rule];
     RuleState& rs = state[rule];
@@ -746,6 +767,7 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
   for (bool changed = true; changed;) {
     changed = false;
     ++iteration;
+    set_position();
     for (std::size_t rule : stratum.rules) {
       for (std::map<std::size_t, Bdd> delta = deltas(rule); !delta.empty(); delta = deltas(rule)) {
         see_all(rule);
@@ -765,6 +787,7 @@ Engine::~Engine() = default;
 
 void Engine::run() {
   State& s = *state_;
+  s.started = Clock::now();
   s.build_domains();
   s.space->manager().time_operations(s.options.profile);
   s.choose_order();
@@ -776,8 +799,13 @@ void Engine::run() {
   const std::vector<Stratum> strata = stratify(s.program);
   s.plan_rules(strata);
   s.last_results.assign(s.plans.size(), Bdd::zero());
-  for (std::size_t i = 0; i < strata.size(); ++i)
-    s.evaluate_stratum(strata[i], i + 1, strata.size());
+  try {
+    for (std::size_t i = 0; i < strata.size(); ++i)
+      s.evaluate_stratum(strata[i], i + 1, strata.size());
+  } catch (const TimeLimitReached&) {
+    if (s.options.profile) s.count_profiles();  // the profile of a stopped run is still reported
+    throw;
+  }
   s.space->manager().sample_peak();
   if (s.options.profile) s.count_profiles();
 }

@@ -46,6 +46,9 @@ struct EngineOptions {
   // A recursive rule whose first stratum atom follows a static prefix joins each delta with
   // just the prefix tuples that share its keys (solver/keyed_prefix.hpp), where the order puts
   // a prefix variable above the shared ones and the limits say that is cheaper.
+  // Stop with TimeLimitReached once solving has taken this long (checked before each rule
+  // evaluation, so one long product can overrun it); 0: no limit.
+  double time_limit_seconds = 0;
   bool keyed_prefixes = true;
   bool keyed_prefixes_where_product_is_slow = true;  // false: wherever a prefix is static (tests)
   KeyedPrefixLimits keyed_limits;
@@ -112,6 +115,13 @@ class Engine {
 class EvaluationError : public InputError {
  public:
   using InputError::InputError;
+};
+
+// Solving took longer than EngineOptions::time_limit_seconds: names the stratum, the sweep and
+// the rule about to run. The engine's profile and relations stay as they were at that point.
+class TimeLimitReached : public EvaluationError {
+ public:
+  using EvaluationError::EvaluationError;
 };
 
 }  // namespace refract::solver

@@ -6,10 +6,12 @@
 
 namespace refract::solver {
 
-std::string stats_json(const Program& program, const Engine& engine, const PhaseTimes& times) {
+std::string stats_json(const Program& program, const Engine& engine, const PhaseTimes& times,
+                       const std::string& stopped) {
   std::ostringstream out;
   const bdd::ManagerStats bdd = engine.bdd_stats();
   out << "{\n  \"program\": " << json_string(program.file) << ",\n";
+  if (!stopped.empty()) out << "  \"stopped\": " << json_string(stopped) << ",\n";
   out << "  \"seconds\": " << times.total << ",\n";
   out << "  \"phases\": {\"parse\": " << times.parse << ", \"solve\": " << times.solve
       << ", \"write\": " << times.write << "},\n";

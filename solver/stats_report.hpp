@@ -14,6 +14,9 @@ struct PhaseTimes {
   double parse = 0, solve = 0, write = 0, total = 0;
 };
 
-std::string stats_json(const Program& program, const Engine& engine, const PhaseTimes& times);
+// `stopped` (when not empty) says why solving ended before its fixpoint (TimeLimitReached's
+// message): the report then describes the relations and profile at that point.
+std::string stats_json(const Program& program, const Engine& engine, const PhaseTimes& times,
+                       const std::string& stopped = "");
 
 }  // namespace refract::solver

@@ -5,6 +5,7 @@
 // clear error, a non-zero exit and no exports.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -219,6 +220,34 @@ TEST(AnalyzeDumpTest, WritesTheRelationAsNames) {
             std::string::npos);
 }
 
+// --dump-bdd writes bddbddb's .bdd format: `refract solve` reads it back, over the domains of
+// the analysed facts, with as many tuples as the TSV dump has lines.
+TEST(AnalyzeDumpTest, WritesTheRelationAsABddFileThatSolveReads) {
+  TempDir dir;
+  const fs::path out = dir.path() / "out";
+  const RunResult run =
+      analyze_fixture(dir, "fields", out, {"--dump", "VarPointsToI", "--dump-bdd", "VarPointsToI"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string tsv = read_file(out / "VarPointsToI.tsv");
+  const auto lines = std::count(tsv.begin(), tsv.end(), '\n');
+  ASSERT_GT(lines, 0);
+  std::istringstream facts(read_file(out / "facts" / "facts.datalog"));
+  std::string domains;
+  for (std::string line; std::getline(facts, line);) {
+    if (line.rfind("V ", 0) == 0 || line.rfind("H ", 0) == 0)
+      domains += line.substr(0, line.find(' ', 2)) + "\n";
+  }
+  const fs::path check = dir.path() / "check";
+  fs::create_directories(check);
+  fs::copy_file(out / "VarPointsToI.bdd", check / "pts.bdd");
+  write_file(check / "p.datalog", domains + "pts (v : V, h : H) input\n" +
+                                      "copy (v : V, h : H) printsize\ncopy(v, h) :- pts(v, h).\n");
+  const RunResult solved =
+      run_refract({"solve", (check / "p.datalog").string(), "--quiet"}, dir.path());
+  ASSERT_EQ(solved.exit_code, 0) << solved.err;
+  EXPECT_EQ(solved.out, "copy\t" + std::to_string(lines) + "\n");
+}
+
 // --rule-stats: the solver's per-rule profile, as `refract solve --stats` reports it.
 TEST(AnalyzeRuleStatsTest, WritesEveryRulesProfile) {
   TempDir dir;
@@ -246,6 +275,33 @@ void expect_no_exports(const fs::path& out) {
        {"reachable-methods.txt", "call-edges.tsv", "callgraph.json", "stats.json"}) {
     EXPECT_FALSE(fs::exists(out / name)) << name;
   }
+}
+
+// A run stopped by --time-limit exits 4 naming where it stopped, writes no export, and still
+// writes the profile of the run so far, which says why it is incomplete.
+TEST(AnalyzeTimeLimitTest, StopsWithTheProfileSoFarAndNoExports) {
+  TempDir dir;
+  const fs::path file = dir.path() / "rules.json";
+  const fs::path out = dir.path() / "out";
+  const RunResult run =
+      analyze_fixture(dir, "fields", out, {"--rule-stats", file.string(), "--time-limit", "1e-6"});
+  EXPECT_EQ(run.exit_code, 4) << run.err;
+  EXPECT_NE(run.err.find("time limit of 1e-06 s reached"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("stratum 1/"), std::string::npos) << run.err;
+  expect_no_exports(out);
+  const JsonValue stats = read_json(file);
+  EXPECT_NE(stats.at("stopped").string().find("before rule: "), std::string::npos);
+  EXPECT_GT(stats.at("rules").array().size(), 100U);
+}
+
+TEST(AnalyzeTimeLimitTest, AGenerousLimitChangesNothing) {
+  TempDir dir;
+  const fs::path file = dir.path() / "rules.json";
+  const RunResult run = analyze_fixture(dir, "fields", dir.path() / "out",
+                                        {"--rule-stats", file.string(), "--time-limit", "3600"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(read_json(file).object().count("stopped"), 0U);
+  EXPECT_TRUE(fs::exists(dir.path() / "out" / "call-edges.tsv"));
 }
 
 TEST(AnalyzeBadInputTest, MissingClassPathEntryIsNamed) {
@@ -332,6 +388,10 @@ TEST(AnalyzeUsageTest, MissingRequiredOptionsAndBadNumbersAreUsageErrors) {
        "--string-merging", "greedy"},
       {"--classpath", kFixtureClasses.string(), "--main", "pointsto.fields.Main", "--out", out,
        "--tuple-joins", "some"},
+      {"--classpath", kFixtureClasses.string(), "--main", "pointsto.fields.Main", "--out", out,
+       "--time-limit", "0"},
+      {"--classpath", kFixtureClasses.string(), "--main", "pointsto.fields.Main", "--out", out,
+       "--time-limit", "5min"},
       {"--no-such-option"}};
   for (const auto& args : cases) {
     const RunResult run = analyze(dir, args);
@@ -365,9 +425,9 @@ TEST(AnalyzeUsageTest, HelpListsTheOptions) {
   TempDir dir;
   const RunResult run = run_refract({"analyze", "--help"}, dir.path());
   EXPECT_EQ(run.exit_code, 0);
-  for (const char* option :
-       {"--classpath", "--main", "--jdk", "--context", "--order", "--out", "--dump", "--quiet",
-        "--nodes", "--cache", "--exception-objects", "--string-merging", "--tuple-joins"}) {
+  for (const char* option : {"--classpath", "--main", "--jdk", "--context", "--order", "--out",
+                             "--dump", "--quiet", "--nodes", "--cache", "--exception-objects",
+                             "--string-merging", "--tuple-joins", "--time-limit", "--dump-bdd"}) {
     EXPECT_NE(run.out.find(option), std::string::npos) << option;
   }
 }

@@ -340,6 +340,29 @@ TEST_F(SolveBadInputTest, NodeTableExhaustedWhileLoadingNamesTheTuplesFile) {
 
 // When the output cannot be renamed into place (a directory is in the way),
 // the run fails naming the file and leaves no temporary file behind.
+// --time-limit stops between rule evaluations: exit 4, the rule and stratum named, no output;
+// the --stats report of the stopped run is still written and says where it stopped.
+TEST_F(SolveBadInputTest, TimeLimitStopsNamingTheRuleAndWritesNoOutputs) {
+  program(kDomain + kRelations + kRule);
+  write("e.tuples", kTuples);
+  const RunResult run = solve({"--time-limit", "1e-9"});
+  expect_rejected(
+      run, program_file() + ":5:1: ",
+      {"time limit of 1e-09 s reached", "stratum 1/1 {p} sweep 1", "p(x, y) :- e(x, y)."}, 4);
+}
+
+TEST_F(SolveBadInputTest, TimeLimitStillWritesTheStatsOfTheStoppedRun) {
+  program(kDomain + kRelations + kRule);
+  write("e.tuples", kTuples);
+  const RunResult run = solve({"--time-limit", "1e-9", "--stats", (dir_ / "stats.json").string()});
+  EXPECT_EQ(run.exit_code, 4) << run.err;
+  const std::string stats = read_file(dir_ / "stats.json");
+  EXPECT_NE(stats.find("\"stopped\": \"" + program_file() + ":5:1: time limit"), std::string::npos)
+      << stats;
+  EXPECT_NE(stats.find("\"rules\": ["), std::string::npos) << stats;
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
 TEST_F(SolveBadInputTest, OutputThatCannotBeRenamedLeavesNoTemporaryFile) {
   program(kDomain + kRelations + kRule);
   write("e.tuples", kTuples);
@@ -391,6 +414,12 @@ TEST_F(SolveUsageTest, NodeLimitWithTrailingGarbage) {
 
 TEST_F(SolveUsageTest, NegativeTupleJoinLimit) {
   expect_usage_error({"--tuple-joins", "-1"}, {"'-1'", "--tuple-joins", "non-negative integer"});
+}
+
+TEST_F(SolveUsageTest, TimeLimitThatIsNotAPositiveNumberOfSeconds) {
+  expect_usage_error({"--time-limit", "0"}, {"'0'", "--time-limit", "positive number of seconds"});
+  expect_usage_error({"--time-limit", "1h"}, {"'1h'", "--time-limit"});
+  expect_usage_error({"--time-limit", "nan"}, {"'nan'", "--time-limit"});
 }
 
 TEST_F(SolveUsageTest, UnknownOption) {

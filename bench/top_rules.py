@@ -1,0 +1,24 @@
+#!/usr/bin/env python3
+"""Prints the rules a --rule-stats/--stats profile blames: the five slowest, with evaluations,
+keyed joins and seconds per step, and the solver's own overheads. Usage: top_rules.py FILE [N]"""
+import json
+import sys
+
+
+def main():
+    stats = json.load(open(sys.argv[1]))
+    count = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+    if "stopped" in stats:
+        print("stopped:", stats["stopped"])
+    engine = stats.get("engine", {})
+    print("    solve %.1f s; engine: %s" % (
+        stats.get("phases", {}).get("solve", 0),
+        ", ".join("%s %.1f" % (k, v) for k, v in engine.items() if isinstance(v, float))))
+    for rule in sorted(stats["rules"], key=lambda r: -r["seconds"])[:count]:
+        steps = " ".join("%.1f" % s for s in rule.get("step_seconds", []))
+        print("    %7.1f s  %5d evaluations  steps [%s]  %s" % (
+            rule["seconds"], rule["evaluations"], steps, rule["rule"][:110]))
+
+
+if __name__ == "__main__":
+    main()
