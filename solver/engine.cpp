@@ -104,8 +104,10 @@ struct Engine::State {
   Bdd run_rule(std::size_t rule, const std::function<Bdd()>& evaluate);
   bool joins_below_head(const RulePlan& plan) const;
   std::optional<Bdd> run_rule_on_tuples(std::size_t rule);
-  std::optional<KeyedPrefix> index_static_prefix(const RulePlan& plan, std::size_t step,
-                                                 const Bdd& prefix) const;
+  std::optional<KeyedIndex> index_static_side(const RulePlan& plan,
+                                              const std::vector<std::string>& indexed,
+                                              const std::vector<std::string>& other,
+                                              const Bdd& value) const;
   void count_profiles();
   EvaluationError rule_exhausted(std::size_t rule, const bdd::NodeTableExhausted& e) const;
   void check_time_limit(std::size_t rule) const;
@@ -361,34 +363,47 @@ Bdd Engine::State::run_rule(std::size_t rule, const std::function<Bdd()>& evalua
   return result;
 }
 
-// Whether a variable that joins two positive atoms and is quantified away lies, in the order,
-// below every variable of the head: then the BDD product pairs each sub-BDD of one side
-// with each of the other before it can drop the join variable (HeapDispatch(h, r, m) :-
-// HeapType(h, t), Dispatch(t, r, m) with T last: 8.9 s on antlr, 1.5 s on tuples). Where the
-// order puts the join variable higher, the product is the faster way (CaughtAtSite: 0.01 s
-// against 0.7 s).
+// Whether the BDD product of the rule must pair each sub-BDD of one atom with each of another
+// before it reaches their join variable. Two cases:
+//  * a join variable quantified away lies below every head variable (HeapDispatch(h, r, m) :-
+//    HeapType(h, t), Dispatch(t, r, m) with T last: 8.9 s on antlr, 1.5 s on tuples);
+//  * two atoms sharing a join variable each have another variable whose whole block lies above
+//    it (MethodStaticCall(caller, i, m) :- CallIn(i, caller), StaticCall(i, m) with I below M,
+//    as the call-site flavours order it: 58 s on antlr).
+// Where the order puts the join variable higher the product is the faster way (CaughtAtSite:
+// 0.01 s against 0.7 s on tuples).
 bool Engine::State::joins_below_head(const RulePlan& plan) const {
   const Rule& rule = *plan.rule;
-  std::map<std::string, int> positive_uses;
-  for (const Literal& literal : rule.body) {
-    const Atom* atom = std::get_if<Atom>(&literal);
-    if (atom == nullptr || atom->negated) continue;
-    const std::vector<std::string> vars = variables_of(literal);
-    for (const std::string& v : std::set<std::string>(vars.begin(), vars.end())) ++positive_uses[v];
-  }
-  std::set<std::string> head_vars;
-  for (const Term& t : rule.head.arguments)
-    if (t.kind == Term::Kind::kVariable) head_vars.insert(t.text);
   auto levels = [&](const std::string& v) {
     const std::vector<int>& vars = space->physical(plan.instance_of.at(v)).block.vars;
     return std::minmax_element(vars.begin(), vars.end());  // variable number = level
   };
+  std::map<std::string, int> positive_uses;
+  std::map<std::string, int> uses_under_a_block;  // atoms with a whole other block above v
+  for (const Literal& literal : rule.body) {
+    const Atom* atom = std::get_if<Atom>(&literal);
+    if (atom == nullptr || atom->negated) continue;
+    const std::vector<std::string> listed = variables_of(literal);
+    const std::set<std::string> vars(listed.begin(), listed.end());
+    for (const std::string& v : vars) {
+      ++positive_uses[v];
+      const int top = *levels(v).first;
+      if (std::any_of(vars.begin(), vars.end(), [&](const std::string& other) {
+            return other != v && *levels(other).second < top;
+          }))
+        ++uses_under_a_block[v];
+    }
+  }
+  std::set<std::string> head_vars;
+  for (const Term& t : rule.head.arguments)
+    if (t.kind == Term::Kind::kVariable) head_vars.insert(t.text);
   int lowest_head_level = -1;  // the deepest level a head variable reaches
   for (const std::string& v : head_vars)
     lowest_head_level = std::max(lowest_head_level, *levels(v).second);
   for (const auto& [v, uses] : positive_uses) {
-    if (uses < 2 || head_vars.count(v) != 0) continue;
-    if (*levels(v).first > lowest_head_level) return true;
+    if (uses < 2) continue;
+    if (uses_under_a_block[v] >= 2) return true;
+    if (head_vars.count(v) == 0 && *levels(v).first > lowest_head_level) return true;
   }
   return false;
 }
@@ -430,27 +445,27 @@ std::optional<Bdd> Engine::State::run_rule_on_tuples(std::size_t rule) {
   return result;
 }
 
-// The static prefix before `step` indexed by the variables it shares with that step's atom,
-// when the order puts all of some other prefix variable above them: only then does the
-// product walk the prefix whatever the delta (see solver/keyed_prefix.hpp).
-std::optional<KeyedPrefix> Engine::State::index_static_prefix(const RulePlan& plan,
-                                                              std::size_t step,
-                                                              const Bdd& prefix) const {
-  const std::vector<std::string>& live = plan.live_after[step - 1];
-  const std::vector<std::string>& used = plan.step_variables[step];
+// `value` (over the variables `indexed`, the static side of a join) indexed by the variables
+// it shares with `other` (the side that changes), when the order puts all of some other
+// variable of `indexed` above them: only then does the product walk the static side whatever
+// the other holds (solver/keyed_index.hpp).
+std::optional<KeyedIndex> Engine::State::index_static_side(const RulePlan& plan,
+                                                           const std::vector<std::string>& indexed,
+                                                           const std::vector<std::string>& other,
+                                                           const Bdd& value) const {
   auto levels = [&](const std::string& v) {
     const std::vector<int>& vars = space->physical(plan.instance_of.at(v)).block.vars;
     return std::minmax_element(vars.begin(), vars.end());  // variable number = level
   };
-  auto is_used = [&](const std::string& v) {
-    return std::find(used.begin(), used.end(), v) != used.end();
+  auto in = [](const std::vector<std::string>& vars, const std::string& v) {
+    return std::find(vars.begin(), vars.end(), v) != vars.end();
   };
-  std::vector<rel::PhysicalId> instances, keys, delta_only;
+  std::vector<rel::PhysicalId> instances, keys, other_only;
   int highest_key = std::numeric_limits<int>::max();
   int lowest_other_on_top = std::numeric_limits<int>::max();  // of a whole block
-  for (const std::string& v : live) {
+  for (const std::string& v : indexed) {
     instances.push_back(plan.instance_of.at(v));
-    if (is_used(v)) {
+    if (in(other, v)) {
       keys.push_back(plan.instance_of.at(v));
       highest_key = std::min(highest_key, *levels(v).first);
     } else {
@@ -460,12 +475,11 @@ std::optional<KeyedPrefix> Engine::State::index_static_prefix(const RulePlan& pl
   if (keys.empty()) return std::nullopt;
   // A block interleaved with the keys (Assign(to, from) on V0xV1) is pruned bit by bit as
   // the product descends; only a whole block above them is walked in full.
-  if (options.keyed_prefixes_where_product_is_slow && lowest_other_on_top > highest_key)
+  if (options.keyed_indexes_where_product_is_slow && lowest_other_on_top > highest_key)
     return std::nullopt;
-  for (const std::string& v : used)
-    if (std::find(live.begin(), live.end(), v) == live.end())
-      delta_only.push_back(plan.instance_of.at(v));
-  return KeyedPrefix::index(*space, prefix, instances, keys, delta_only, options.keyed_limits);
+  for (const std::string& v : other)
+    if (!in(indexed, v)) other_only.push_back(plan.instance_of.at(v));
+  return KeyedIndex::index(*space, value, instances, keys, other_only, options.keyed_limits);
 }
 
 }  // namespace refract::solver
@@ -505,9 +519,10 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
     std::vector<Bdd> prefixes;   // per step: P_k, when keep[k]
     std::vector<bool> keep;      // a later step reads a stratum relation
     std::vector<bool> use_full;  // an earlier step reads one: dP_{k-1} may be non-empty
-    // Per stratum atom after a static prefix: that prefix indexed by the shared variables
-    // (index_static_prefix), built at the first delta; `indexed` says it was tried.
-    std::vector<std::optional<KeyedPrefix>> keyed;
+    // Per step: the static prefix before a stratum atom, or a static atom, indexed by the
+    // variables it shares with the changing side (index_static_side), built when first needed;
+    // `indexed` says it was tried.
+    std::vector<std::optional<KeyedIndex>> keyed;
     std::vector<bool> indexed;
   };
   std::map<std::size_t, RuleState> state;
@@ -662,17 +677,23 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
   report();
   if (!stratum.recursive) return;
 
-  // The static prefix before stratum atom `s` cut down to the keys of its delta, when that is
-  // cheaper than the product with all of it (solver/keyed_prefix.hpp).
-  auto restrict_static_prefix = [&](std::size_t rule, const RulePlan& plan, RuleState& rs,
-                                    std::size_t s, const Bdd& delta) -> std::optional<Bdd> {
-    if (!options.keyed_prefixes || s == 0 || rs.use_full[s]) return std::nullopt;
+  // The static side of the join at step `s` cut down to the keys of the changing side, when
+  // that is cheaper than the product with all of it (solver/keyed_index.hpp): the prefix before
+  // a stratum atom (joined with that atom's delta) or a static atom (joined with dP_{s-1}).
+  auto restrict_static_side = [&](std::size_t rule, const RulePlan& plan, RuleState& rs,
+                                  std::size_t s, const Bdd& changing) -> std::optional<Bdd> {
+    if (!options.keyed_indexes || s == 0) return std::nullopt;
+    const bool prefix = member_step(plan.steps[s]) != nullptr;
+    if (prefix && rs.use_full[s]) return std::nullopt;  // the prefix still changes
     if (!rs.indexed[s]) {
       rs.indexed[s] = true;
-      rs.keyed[s] = index_static_prefix(plan, s, rs.prefixes[s - 1]);
+      rs.keyed[s] = prefix ? index_static_side(plan, plan.live_after[s - 1], plan.step_variables[s],
+                                               rs.prefixes[s - 1])
+                           : index_static_side(plan, plan.step_variables[s], plan.live_after[s - 1],
+                                               rs.values[s]);
     }
     if (!rs.keyed[s]) return std::nullopt;
-    std::optional<Bdd> restricted = rs.keyed[s]->restrict_to(delta);
+    std::optional<Bdd> restricted = rs.keyed[s]->restrict_to(changing);
     if (restricted) {
       ++overheads.keyed_joins;
       ++profiles[rule].keyed_joins;
@@ -699,12 +720,18 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
               rs.values[s] = is_identity(*atom) ? full[atom->relation] : rs.values[s] | prepared;
             }
             if (!old_prefix.is_zero()) {
-              const std::optional<Bdd> keyed = restrict_static_prefix(rule, plan, rs, s, prepared);
+              const std::optional<Bdd> keyed = restrict_static_side(rule, plan, rs, s, prepared);
               step_delta = apply_step(step, keyed ? *keyed : old_prefix, prepared);
             }
           }
         }
-        if (!acc_delta.is_zero()) step_delta |= apply_step(step, acc_delta, rs.values[s]);
+        if (!acc_delta.is_zero()) {
+          const AtomStep* atom = std::get_if<AtomStep>(&step);
+          std::optional<Bdd> keyed;
+          if (atom != nullptr && !atom->negated && member_step(step) == nullptr)
+            keyed = restrict_static_side(rule, plan, rs, s, acc_delta);
+          step_delta |= apply_step(step, acc_delta, keyed ? *keyed : rs.values[s]);
+        }
         if (rs.keep[s]) {
           old_prefix = rs.prefixes[s];
           if (!step_delta.is_zero()) {

@@ -16,7 +16,7 @@
 #include "bdd/manager.hpp"
 #include "relations/relation.hpp"
 #include "solver/ast.hpp"
-#include "solver/keyed_prefix.hpp"
+#include "solver/keyed_index.hpp"
 #include "solver/tuple_rule.hpp"
 #include "support/big_uint.hpp"
 
@@ -43,15 +43,16 @@ struct EngineOptions {
   // then slow, see Engine::State::joins_below_head); false: every such small rule (tests).
   bool tuple_joins_where_bdd_is_slow = true;
   TupleRuleLimits tuple_limits;  // past them a rule goes back to its BDD plan
-  // A recursive rule whose first stratum atom follows a static prefix joins each delta with
-  // just the prefix tuples that share its keys (solver/keyed_prefix.hpp), where the order puts
-  // a prefix variable above the shared ones and the limits say that is cheaper.
   // Stop with TimeLimitReached once solving has taken this long (checked before each rule
   // evaluation, so one long product can overrun it); 0: no limit.
   double time_limit_seconds = 0;
-  bool keyed_prefixes = true;
-  bool keyed_prefixes_where_product_is_slow = true;  // false: wherever a prefix is static (tests)
-  KeyedPrefixLimits keyed_limits;
+  // In a recursive stratum, a join of something that changes with a static side (the prefix
+  // before a stratum atom, or a static atom after one) reads just the static tuples that share
+  // its keys (solver/keyed_index.hpp), where the order puts a whole block of the static side
+  // above the shared variables and the limits say that is cheaper.
+  bool keyed_indexes = true;
+  bool keyed_indexes_where_product_is_slow = true;  // false: wherever a side is static (tests)
+  KeyedIndexLimits keyed_limits;
 };
 
 // Per-rule profile, reported by --stats.
@@ -59,7 +60,7 @@ struct RuleProfile {
   std::string rule_text;
   SourceLocation where;
   std::uint64_t evaluations = 0;
-  std::uint64_t keyed_joins = 0;  // of them, deltas joined with a keyed static prefix
+  std::uint64_t keyed_joins = 0;  // of them, joins with a keyed static side
   double seconds = 0;
   BigUint result_tuples;  // tuples the rule produced in its last evaluation (with profile on)
   std::uint64_t peak_nodes = 0;  // node table occupancy seen right after its evaluations
@@ -77,7 +78,7 @@ struct EngineProfile {
   double absorbing = 0;           // adding rule results to their heads
   double reporting = 0;           // counting new tuples for the progress lines
   std::uint64_t tuple_rules = 0;  // rules evaluated on explicit tuples (tuple_join_max_input)
-  std::uint64_t keyed_joins = 0;  // deltas joined with a keyed restriction of a static prefix
+  std::uint64_t keyed_joins = 0;  // joins with a keyed restriction of a static side
 };
 
 class Engine {

@@ -1,4 +1,4 @@
-#include "solver/keyed_prefix.hpp"
+#include "solver/keyed_index.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -20,22 +20,22 @@ std::vector<rel::Attribute> attributes_of(const rel::DomainSpace& space,
 
 }  // namespace
 
-KeyedPrefix::KeyedPrefix(const rel::DomainSpace& space, std::vector<rel::Attribute> columns,
-                         std::size_t key_count, const KeyedPrefixLimits& limits)
+KeyedIndex::KeyedIndex(const rel::DomainSpace& space, std::vector<rel::Attribute> columns,
+                       std::size_t key_count, const KeyedIndexLimits& limits)
     : space_(&space), columns_(std::move(columns)), key_count_(key_count), limits_(limits) {}
 
-std::optional<KeyedPrefix> KeyedPrefix::index(const rel::DomainSpace& space, const bdd::Bdd& prefix,
-                                              const std::vector<rel::PhysicalId>& instances,
-                                              const std::vector<rel::PhysicalId>& keys,
-                                              const std::vector<rel::PhysicalId>& delta_only,
-                                              const KeyedPrefixLimits& limits) {
+std::optional<KeyedIndex> KeyedIndex::index(const rel::DomainSpace& space, const bdd::Bdd& prefix,
+                                            const std::vector<rel::PhysicalId>& instances,
+                                            const std::vector<rel::PhysicalId>& keys,
+                                            const std::vector<rel::PhysicalId>& delta_only,
+                                            const KeyedIndexLimits& limits) {
   std::vector<rel::PhysicalId> ordered = keys;
   for (const rel::PhysicalId p : instances)
     if (std::find(keys.begin(), keys.end(), p) == keys.end()) ordered.push_back(p);
   const double count = prefix.approximate_count(space.variable_set(ordered));
   if (count > static_cast<double>(limits.max_prefix_tuples)) return std::nullopt;
 
-  KeyedPrefix out(space, attributes_of(space, ordered), keys.size(), limits);
+  KeyedIndex out(space, attributes_of(space, ordered), keys.size(), limits);
   const std::size_t width = ordered.size();
   rel::Relation shape(space, "", out.columns_);
   shape.set_bdd(prefix);
@@ -62,7 +62,7 @@ std::optional<KeyedPrefix> KeyedPrefix::index(const rel::DomainSpace& space, con
   return out;
 }
 
-std::pair<std::size_t, std::size_t> KeyedPrefix::rows_with_key(const std::uint64_t* key) const {
+std::pair<std::size_t, std::size_t> KeyedIndex::rows_with_key(const std::uint64_t* key) const {
   const std::size_t width = columns_.size();
   auto row_key = [&](std::size_t r) { return values_.data() + r * width; };
   auto key_less = [&](const std::uint64_t* a, const std::uint64_t* b) {
@@ -81,7 +81,7 @@ std::pair<std::size_t, std::size_t> KeyedPrefix::rows_with_key(const std::uint64
   return {lo, end};
 }
 
-std::optional<bdd::Bdd> KeyedPrefix::restrict_to(const bdd::Bdd& delta) const {
+std::optional<bdd::Bdd> KeyedIndex::restrict_to(const bdd::Bdd& delta) const {
   const bdd::Bdd keys = delta.exists(non_key_variables_);
   const std::uint64_t budget = limits_.cost_per_tuple == 0
                                    ? std::numeric_limits<std::uint64_t>::max()

@@ -1,7 +1,8 @@
-// Static join prefixes restricted to a delta's keys (solver/keyed_prefix.hpp): the restriction
-// is exactly the prefix tuples the delta can join, the limits send large cases back to the plain
-// product, and the engine takes the path only where the order makes the product walk the prefix.
-#include "solver/keyed_prefix.hpp"
+// The static side of a join restricted to the other side's keys (solver/keyed_index.hpp): the
+// restriction is exactly the tuples the other side can join, the limits send large cases back to
+// the plain product, and the engine takes the path (for a static prefix before a delta, and for a
+// static atom after one) only where the order makes the product walk the static side.
+#include "solver/keyed_index.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -9,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -26,9 +28,9 @@ using Tuples = std::vector<std::vector<std::uint64_t>>;
 
 // VirtualCall(i, base, r) on I0, V0, M0 with I and M above V, and a delta over (base, h) on
 // V0, H0: the shape of ReceiverEdge's first join.
-class KeyedPrefixTest : public ::testing::Test {
+class KeyedIndexTest : public ::testing::Test {
  protected:
-  KeyedPrefixTest() : space_(bdd::ManagerSettings{20'000, 5'000}) {
+  KeyedIndexTest() : space_(bdd::ManagerSettings{20'000, 5'000}) {
     space_.add_domain("I", 16);
     space_.add_domain("V", 16);
     space_.add_domain("M", 8);
@@ -52,15 +54,15 @@ class KeyedPrefixTest : public ::testing::Test {
                   {{0, 1, 2}, {1, 1, 3}, {2, 4, 2}, {3, 5, 7}, {4, 5, 1}, {5, 9, 0}, {6, 9, 0}});
   }
 
-  std::optional<KeyedPrefix> index(const KeyedPrefixLimits& limits) const {
-    return KeyedPrefix::index(space_, calls(), {site_, base_, method_}, {base_}, {heap_}, limits);
+  std::optional<KeyedIndex> index(const KeyedIndexLimits& limits) const {
+    return KeyedIndex::index(space_, calls(), {site_, base_, method_}, {base_}, {heap_}, limits);
   }
 
   rel::DomainSpace space_;
   rel::PhysicalId site_ = 0, base_ = 0, method_ = 0, heap_ = 0;
 };
 
-TEST_F(KeyedPrefixTest, RestrictionHoldsExactlyThePrefixTuplesOfTheDeltasKeys) {
+TEST_F(KeyedIndexTest, RestrictionHoldsExactlyThePrefixTuplesOfTheDeltasKeys) {
   const auto keyed = index({.max_prefix_tuples = 100, .cost_per_tuple = 0});
   ASSERT_TRUE(keyed);
   EXPECT_EQ(keyed->tuples(), 7u);
@@ -75,7 +77,7 @@ TEST_F(KeyedPrefixTest, RestrictionHoldsExactlyThePrefixTuplesOfTheDeltasKeys) {
   EXPECT_TRUE(restricted->and_exists(delta, drop) == calls().and_exists(delta, drop));
 }
 
-TEST_F(KeyedPrefixTest, DeltaWithoutMatchingKeysSelectsNothing) {
+TEST_F(KeyedIndexTest, DeltaWithoutMatchingKeysSelectsNothing) {
   const auto keyed = index({.max_prefix_tuples = 100, .cost_per_tuple = 0});
   ASSERT_TRUE(keyed);
   const std::optional<bdd::Bdd> restricted = keyed->restrict_to(encode({base_, heap_}, {{15, 1}}));
@@ -83,12 +85,12 @@ TEST_F(KeyedPrefixTest, DeltaWithoutMatchingKeysSelectsNothing) {
   EXPECT_TRUE(restricted->is_zero());
 }
 
-TEST_F(KeyedPrefixTest, PrefixAboveTheTupleLimitIsNotIndexed) {
+TEST_F(KeyedIndexTest, PrefixAboveTheTupleLimitIsNotIndexed) {
   EXPECT_FALSE(index({.max_prefix_tuples = 6, .cost_per_tuple = 0}));
   EXPECT_TRUE(index({.max_prefix_tuples = 7, .cost_per_tuple = 0}));
 }
 
-TEST_F(KeyedPrefixTest, RestrictionCostlierThanTheProductIsDeclined) {
+TEST_F(KeyedIndexTest, RestrictionCostlierThanTheProductIsDeclined) {
   // A budget of prefix nodes / cost_per_tuple: one tuple already costs more than the product.
   const auto keyed = index({.max_prefix_tuples = 100, .cost_per_tuple = 1'000'000});
   ASSERT_TRUE(keyed);
@@ -112,11 +114,11 @@ edge(i, h, m) :- call(i, v, m), vpt(v, h).
 vpt(r, h) :- edge(i, h, _), result(i, r).
 )";
 
-class KeyedPrefixEngineTest : public ::testing::Test {
+class KeyedIndexEngineTest : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = std::filesystem::temp_directory_path() /
-           ("refract-keyed-prefix-" + std::to_string(::getpid()) + "-" +
+           ("refract-keyed-index-" + std::to_string(::getpid()) + "-" +
             ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::create_directories(dir_);
     write("call.tuples", "# I0:4 V0:4 M0:3\n0 1 2\n1 2 3\n2 3 1\n3 7 4\n4 8 5\n");
@@ -133,6 +135,7 @@ class KeyedPrefixEngineTest : public ::testing::Test {
   struct Run {
     std::set<std::vector<std::uint64_t>> edges, points_to;
     std::uint64_t keyed_joins = 0;
+    std::map<std::string, std::uint64_t> keyed_by_head;  // per rule, by its head relation
   };
 
   Run run(const std::string& order, bool keyed, const char* text = kProgram) {
@@ -144,7 +147,7 @@ class KeyedPrefixEngineTest : public ::testing::Test {
     options.var_order = order;
     options.bdd.initial_nodes = 10000;
     options.bdd.cache_size = 10000;
-    options.keyed_prefixes = keyed;
+    options.keyed_indexes = keyed;
     options.keyed_limits.cost_per_tuple = 0;  // the order alone decides on this small input
     Engine engine(program, options);
     engine.run();
@@ -153,16 +156,20 @@ class KeyedPrefixEngineTest : public ::testing::Test {
       for (const auto& t : engine.tuples("edge")) out.edges.insert(t);
     for (const auto& t : engine.tuples("vpt")) out.points_to.insert(t);
     out.keyed_joins = engine.engine_profile().keyed_joins;
+    for (const RuleProfile& rule : engine.rule_profiles())
+      out.keyed_by_head[rule.rule_text.substr(0, rule.rule_text.find('('))] += rule.keyed_joins;
     return out;
   }
 
   std::filesystem::path dir_;
 };
 
-TEST_F(KeyedPrefixEngineTest, SharedVariableBelowThePrefixJoinsOnKeyedTuples) {
+TEST_F(KeyedIndexEngineTest, SharedVariableBelowThePrefixJoinsOnKeyedTuples) {
   const Run keyed = run("I0_M0_V0_H0", true);
   const Run plain = run("I0_M0_V0_H0", false);
-  EXPECT_GT(keyed.keyed_joins, 0u);
+  EXPECT_GT(keyed.keyed_by_head.at("edge"), 0u);
+  // vpt(r, h) :- edge(i, h, _), result(i, r): the key i is on top of result, no need.
+  EXPECT_EQ(keyed.keyed_by_head.at("vpt"), 0u);
   EXPECT_EQ(plain.keyed_joins, 0u);
   EXPECT_EQ(keyed.edges, plain.edges);
   EXPECT_EQ(keyed.points_to, plain.points_to);
@@ -172,10 +179,22 @@ TEST_F(KeyedPrefixEngineTest, SharedVariableBelowThePrefixJoinsOnKeyedTuples) {
   EXPECT_EQ(keyed.edges, expected);
 }
 
-TEST_F(KeyedPrefixEngineTest, SharedVariableOnTopKeepsThePlainProduct) {
+TEST_F(KeyedIndexEngineTest, SharedVariableOnTopKeepsThePlainProduct) {
   const Run r = run("V0_I0_M0_H0", true);
-  EXPECT_EQ(r.keyed_joins, 0u);
+  EXPECT_EQ(r.keyed_by_head.at("edge"), 0u);
   EXPECT_EQ(r.edges, run("I0_M0_V0_H0", false).edges);
+}
+
+// A static atom after the delta: vpt(r, h) :- edge(i, h, _), result(i, r) with V above I puts
+// all of result's r above the key i, so new edge tuples join only the result tuples of their
+// sites.
+TEST_F(KeyedIndexEngineTest, StaticAtomWithTheKeyBelowJoinsOnKeyedTuples) {
+  const Run keyed = run("V0_I0_M0_H0", true);
+  const Run plain = run("V0_I0_M0_H0", false);
+  EXPECT_GT(keyed.keyed_by_head.at("vpt"), 0u);
+  EXPECT_EQ(plain.keyed_joins, 0u);
+  EXPECT_EQ(keyed.edges, plain.edges);
+  EXPECT_EQ(keyed.points_to, plain.points_to);
 }
 
 // vpt(t, h) :- assign(t, f), vpt(f, h) with V0xV1: the other block is interleaved with the key,
@@ -190,7 +209,7 @@ vpt(v, h) :- alloc(v, h).
 vpt(t, h) :- assign(t, f), vpt(f, h).
 )";
 
-TEST_F(KeyedPrefixEngineTest, InterleavedSharedVariableKeepsThePlainProduct) {
+TEST_F(KeyedIndexEngineTest, InterleavedSharedVariableKeepsThePlainProduct) {
   const Run r = run("V0xV1_H0", true, kAssignProgram);
   EXPECT_EQ(r.keyed_joins, 0u);
   const std::set<std::vector<std::uint64_t>> expected = {{1, 0}, {2, 0}, {3, 0},
