@@ -3,57 +3,33 @@
 // when they are few, renamed by BuDDy otherwise): checked against closures
 // computed directly.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstdint>
-#include <filesystem>
-#include <fstream>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "solver/checker.hpp"
 #include "solver/engine.hpp"
-#include "solver/parser.hpp"
+#include "solver/engine_test_folder.hpp"
 
 namespace refract::solver {
 namespace {
 
 using Pair = std::pair<std::uint64_t, std::uint64_t>;
 
-class EngineRecursionTest : public ::testing::Test {
+class EngineRecursionTest : public EngineTestFolder {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("refract-engine-recursion-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  void write(const std::string& name, const std::string& text) {
-    std::ofstream(dir_ / name) << text;
-  }
-
   std::set<Pair> run(const std::string& program_text, const std::string& relation,
                      const std::string& order) {
-    Program program = parse_program_text(program_text, (dir_ / "p.datalog").string(), dir_);
-    check_program(program);
-    EngineOptions options;
-    options.input_dir = dir_;
-    options.output_dir = dir_;
-    options.var_order = order;
-    options.bdd.initial_nodes = 10000;
-    options.bdd.cache_size = 10000;
+    const Program program = parse(program_text);
+    const EngineOptions options = this->options(order);
     Engine engine(program, options);
     engine.run();
     std::set<Pair> out;
     for (const auto& t : engine.tuples(relation)) out.insert({t.at(0), t.at(1)});
     return out;
   }
-
-  std::filesystem::path dir_;
 };
 
 // p(v, h) for every v reaching (through edges a(dest, source)) a variable s with p0(s, h).

@@ -5,11 +5,8 @@
 #include "solver/keyed_index.hpp"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstdint>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <string>
@@ -17,9 +14,8 @@
 
 #include "bdd/var_order.hpp"
 #include "relations/tuple_io.hpp"
-#include "solver/checker.hpp"
 #include "solver/engine.hpp"
-#include "solver/parser.hpp"
+#include "solver/engine_test_folder.hpp"
 
 namespace refract::solver {
 namespace {
@@ -114,22 +110,14 @@ edge(i, h, m) :- call(i, v, m), vpt(v, h).
 vpt(r, h) :- edge(i, h, _), result(i, r).
 )";
 
-class KeyedIndexEngineTest : public ::testing::Test {
+class KeyedIndexEngineTest : public EngineTestFolder {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("refract-keyed-index-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
+    EngineTestFolder::SetUp();
     write("call.tuples", "# I0:4 V0:4 M0:3\n0 1 2\n1 2 3\n2 3 1\n3 7 4\n4 8 5\n");
     write("result.tuples", "# I0:4 V0:4\n0 2\n1 3\n2 7\n3 8\n");
     write("alloc.tuples", "# V0:4 H0:3\n1 0\n8 1\n");
     write("assign.tuples", "# V0:4 V1:4\n2 1\n3 2\n4 3\n9 8\n");
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  void write(const std::string& name, const std::string& text) {
-    std::ofstream(dir_ / name) << text;
   }
 
   struct Run {
@@ -139,14 +127,8 @@ class KeyedIndexEngineTest : public ::testing::Test {
   };
 
   Run run(const std::string& order, bool keyed, const char* text = kProgram) {
-    Program program = parse_program_text(text, (dir_ / "p.datalog").string(), dir_);
-    check_program(program);
-    EngineOptions options;
-    options.input_dir = dir_;
-    options.output_dir = dir_;
-    options.var_order = order;
-    options.bdd.initial_nodes = 10000;
-    options.bdd.cache_size = 10000;
+    const Program program = parse(text);
+    EngineOptions options = this->options(order);
     options.keyed_indexes = keyed;
     options.keyed_limits.cost_per_tuple = 0;  // the order alone decides on this small input
     Engine engine(program, options);
@@ -160,8 +142,6 @@ class KeyedIndexEngineTest : public ::testing::Test {
       out.keyed_by_head[rule.rule_text.substr(0, rule.rule_text.find('('))] += rule.keyed_joins;
     return out;
   }
-
-  std::filesystem::path dir_;
 };
 
 TEST_F(KeyedIndexEngineTest, SharedVariableBelowThePrefixJoinsOnKeyedTuples) {

@@ -3,18 +3,14 @@
 #include "solver/tuple_rule.hpp"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstdint>
-#include <filesystem>
-#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
 
-#include "solver/checker.hpp"
 #include "solver/engine.hpp"
-#include "solver/parser.hpp"
+#include "solver/engine_test_folder.hpp"
 
 namespace refract::solver {
 namespace {
@@ -38,22 +34,14 @@ ofA(h) :- heapType(h, t), t = "A", dispatch(t, _, _).
 everyHeap(h, *) :- heapType(h, t), dispatch(t, _, _).
 )";
 
-class TupleRuleTest : public ::testing::Test {
+class TupleRuleTest : public EngineTestFolder {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("refract-tuple-rule-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
+    EngineTestFolder::SetUp();
     write("T.map", "A\nB\nC\nD\n");
     write("heapType.tuples", "# H0:3 T0:2\n0 0\n1 0\n2 1\n3 2\n4 3\n");
     write("dispatch.tuples", "# T0:2 M0:3 M1:3\n0 1 1\n0 2 3\n1 1 4\n1 7 5\n2 2 2\n");
     write("hidden.tuples", "# M0:3\n3\n");
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  void write(const std::string& name, const std::string& text) {
-    std::ofstream(dir_ / name) << text;
   }
 
   struct Run {
@@ -62,14 +50,8 @@ class TupleRuleTest : public ::testing::Test {
   };
 
   Run run(const std::string& order, const EngineOptions& base = {}) {
-    Program program = parse_program_text(kProgram, (dir_ / "p.datalog").string(), dir_);
-    check_program(program);
-    EngineOptions options = base;
-    options.input_dir = dir_;
-    options.output_dir = dir_;
-    options.var_order = order;
-    options.bdd.initial_nodes = 10000;
-    options.bdd.cache_size = 10000;
+    const Program program = parse(kProgram);
+    const EngineOptions options = this->options(order, base);
     Engine engine(program, options);
     engine.run();
     Run out;
@@ -79,8 +61,6 @@ class TupleRuleTest : public ::testing::Test {
     out.tuple_rules = engine.engine_profile().tuple_rules;
     return out;
   }
-
-  std::filesystem::path dir_;
 };
 
 const Tuples kHeapDispatch = {{0, 1, 1}, {1, 1, 1}, {2, 1, 4}, {3, 2, 2}};  // 3 hidden, r 7 out
