@@ -63,6 +63,11 @@ class_path_of() {
 # A value of stats.json (numbers only), or "-".
 stat() { grep -o "\"$2\": [0-9.e+-]*" "$1" 2>/dev/null | head -1 | awk '{print $2}' || true; }
 
+# A stopped run has no stats.json: its peak nodes come from the profile it still wrote.
+stat_if_stopped() {
+  if [ "$status" = timeout ]; then stat "$out.rules.json" peak_used_nodes; fi
+}
+
 # Points-to pairs of run $1 (a sensitive flavour's OUT) missing from run $2 (insens), through
 # bench/subset.datalog on the two runs' VarPointsToI.bdd: prints the count, 0 when the subset
 # invariant holds.
@@ -115,7 +120,8 @@ for program in $programs; do
       fi
     fi
     rows+=("$(printf '%-10s %-9s %-7s %9s %8s %11s %12s %8s %9s %8s %8s' "$program" "$flavour" \
-      "$status" "$seconds" "$rss" "$(stat "$s" peak_bdd_nodes)" "$(stat "$s" contexts)" \
+      "$status" "$seconds" "$rss" "$(stat "$s" peak_bdd_nodes || true)$(stat_if_stopped)" \
+      "$(stat "$s" contexts)" \
       "$(stat "$s" reachable_methods)" "$(stat "$s" call_edges)" \
       "$(stat "$s" polymorphic_call_sites)" "$(stat "$s" may_fail_casts)")")
   done
