@@ -53,6 +53,9 @@ struct EngineOptions {
   bool keyed_indexes = true;
   bool keyed_indexes_where_product_is_slow = true;  // false: wherever a side is static (tests)
   KeyedIndexLimits keyed_limits;
+  // A delta over at most this many additions to a relation is the union of their new tuples,
+  // over more an xor with the value last read (Engine::State::evaluate_stratum); 0: always xor.
+  std::uint64_t delta_log_versions = 16;
 };
 
 // Per-rule profile, reported by --stats.

@@ -108,6 +108,7 @@ std::string compare_program(const GeneratedProgram& generated, const std::filesy
       options.tuple_joins_where_bdd_is_slow = false;
       options.keyed_indexes_where_product_is_slow = false;
       options.keyed_limits.cost_per_tuple = 0;
+      options.delta_log_versions = 1;  // deltas over two additions or more: xor
     }
     options.input_dir = dir;
     options.output_dir = dir / "out";
