@@ -107,5 +107,44 @@ TEST_F(TupleRuleTest, AnIntermediateResultPastTheLimitFallsBackToBddProducts) {
   EXPECT_EQ(r.tuple_rules, 0u);
 }
 
+// MethodStaticCall's shape: the join variable i is in the head, but each atom has a whole block
+// of another variable (M) above it, so the product pairs every caller's sub-BDD with every
+// callee's (58 s on antlr under 1-call's order).
+constexpr const char* kCallProgram = R"(
+I 8
+M 8
+callIn (site : I, caller : M0) inputtuples
+staticCall (site : I, callee : M1) inputtuples
+calls (caller : M0, site : I, callee : M1) printsize
+calls(c, i, m) :- callIn(i, c), staticCall(i, m).
+)";
+
+class TupleRuleBranchTest : public EngineTestFolder {
+ protected:
+  void SetUp() override {
+    EngineTestFolder::SetUp();
+    write("callIn.tuples", "# I0:3 M0:3\n0 1\n1 1\n2 5\n3 6\n");
+    write("staticCall.tuples", "# I0:3 M1:3\n0 2\n2 3\n3 3\n4 7\n");
+  }
+  std::pair<Tuples, std::uint64_t> run(const std::string& order) {
+    const Program program = parse(kCallProgram);  // the engine keeps a reference
+    Engine engine(program, options(order));
+    engine.run();
+    const auto listed = engine.tuples("calls");
+    return {Tuples(listed.begin(), listed.end()), engine.engine_profile().tuple_rules};
+  }
+};
+
+TEST_F(TupleRuleBranchTest, BothAtomsBranchingAboveTheJoinVariableRunsOnTuples) {
+  const Tuples expected = {{1, 0, 2}, {5, 2, 3}, {6, 3, 3}};
+  const auto [below, below_tuple_rules] = run("M0xM1_I0");
+  EXPECT_EQ(below, expected);
+  EXPECT_EQ(below_tuple_rules, 1u);
+  // I on top: the product descends on the join variable first and stays.
+  const auto [above, above_tuple_rules] = run("I0_M0xM1");
+  EXPECT_EQ(above, expected);
+  EXPECT_EQ(above_tuple_rules, 0u);
+}
+
 }  // namespace
 }  // namespace refract::solver
