@@ -103,7 +103,8 @@ struct Engine::State {
   Bdd apply_step(const PlanStep& step, const Bdd& acc, const Bdd& value) const;
   Bdd finish_head(const RulePlan& plan, Bdd acc) const;
   Bdd run_rule(std::size_t rule, const std::function<Bdd()>& evaluate);
-  bool joins_below_head(const RulePlan& plan) const;
+  std::pair<int, int> block_levels(const RulePlan& plan, const std::string& variable) const;
+  bool product_pairs_sub_bdds(const RulePlan& plan) const;
   std::optional<Bdd> run_rule_on_tuples(std::size_t rule);
   std::optional<KeyedIndex> index_static_side(const RulePlan& plan,
                                               const std::vector<std::string>& indexed,
@@ -364,6 +365,15 @@ Bdd Engine::State::run_rule(std::size_t rule, const std::function<Bdd()>& evalua
   return result;
 }
 
+// The highest and the lowest level of the block a rule variable is on (variable number =
+// level: refract never reorders).
+std::pair<int, int> Engine::State::block_levels(const RulePlan& plan,
+                                                const std::string& variable) const {
+  const std::vector<int>& vars = space->physical(plan.instance_of.at(variable)).block.vars;
+  const auto [top, bottom] = std::minmax_element(vars.begin(), vars.end());
+  return {*top, *bottom};
+}
+
 // Whether the BDD product of the rule must pair each sub-BDD of one atom with each of another
 // before it reaches their join variable. Two cases:
 //  * a join variable quantified away lies below every head variable (HeapDispatch(h, r, m) :-
@@ -373,12 +383,8 @@ Bdd Engine::State::run_rule(std::size_t rule, const std::function<Bdd()>& evalua
 //    as the call-site flavours order it: 58 s on antlr).
 // Where the order puts the join variable higher the product is the faster way (CaughtAtSite:
 // 0.01 s against 0.7 s on tuples).
-bool Engine::State::joins_below_head(const RulePlan& plan) const {
+bool Engine::State::product_pairs_sub_bdds(const RulePlan& plan) const {
   const Rule& rule = *plan.rule;
-  auto levels = [&](const std::string& v) {
-    const std::vector<int>& vars = space->physical(plan.instance_of.at(v)).block.vars;
-    return std::minmax_element(vars.begin(), vars.end());  // variable number = level
-  };
   std::map<std::string, int> positive_uses;
   std::map<std::string, int> uses_under_a_block;  // atoms with a whole other block above v
   for (const Literal& literal : rule.body) {
@@ -388,9 +394,9 @@ bool Engine::State::joins_below_head(const RulePlan& plan) const {
     const std::set<std::string> vars(listed.begin(), listed.end());
     for (const std::string& v : vars) {
       ++positive_uses[v];
-      const int top = *levels(v).first;
+      const int top = block_levels(plan, v).first;
       if (std::any_of(vars.begin(), vars.end(), [&](const std::string& other) {
-            return other != v && *levels(other).second < top;
+            return other != v && block_levels(plan, other).second < top;
           }))
         ++uses_under_a_block[v];
     }
@@ -400,11 +406,11 @@ bool Engine::State::joins_below_head(const RulePlan& plan) const {
     if (t.kind == Term::Kind::kVariable) head_vars.insert(t.text);
   int lowest_head_level = -1;  // the deepest level a head variable reaches
   for (const std::string& v : head_vars)
-    lowest_head_level = std::max(lowest_head_level, *levels(v).second);
+    lowest_head_level = std::max(lowest_head_level, block_levels(plan, v).second);
   for (const auto& [v, uses] : positive_uses) {
     if (uses < 2) continue;
     if (uses_under_a_block[v] >= 2) return true;
-    if (head_vars.count(v) == 0 && *levels(v).first > lowest_head_level) return true;
+    if (head_vars.count(v) == 0 && block_levels(plan, v).first > lowest_head_level) return true;
   }
   return false;
 }
@@ -413,7 +419,8 @@ bool Engine::State::joins_below_head(const RulePlan& plan) const {
 // (EngineOptions::tuple_join_max_input); nullopt leaves it to its BDD plan.
 std::optional<Bdd> Engine::State::run_rule_on_tuples(std::size_t rule) {
   if (options.tuple_join_max_input == 0) return std::nullopt;
-  if (options.tuple_joins_where_bdd_is_slow && !joins_below_head(plans[rule])) return std::nullopt;
+  if (options.tuple_joins_where_bdd_is_slow && !product_pairs_sub_bdds(plans[rule]))
+    return std::nullopt;
   check_time_limit(rule);
   const BigUint limit(options.tuple_join_max_input);
   for (const Literal& literal : program.rules[rule].body) {
@@ -454,10 +461,6 @@ std::optional<KeyedIndex> Engine::State::index_static_side(const RulePlan& plan,
                                                            const std::vector<std::string>& indexed,
                                                            const std::vector<std::string>& other,
                                                            const Bdd& value) const {
-  auto levels = [&](const std::string& v) {
-    const std::vector<int>& vars = space->physical(plan.instance_of.at(v)).block.vars;
-    return std::minmax_element(vars.begin(), vars.end());  // variable number = level
-  };
   auto in = [](const std::vector<std::string>& vars, const std::string& v) {
     return std::find(vars.begin(), vars.end(), v) != vars.end();
   };
@@ -468,9 +471,9 @@ std::optional<KeyedIndex> Engine::State::index_static_side(const RulePlan& plan,
     instances.push_back(plan.instance_of.at(v));
     if (in(other, v)) {
       keys.push_back(plan.instance_of.at(v));
-      highest_key = std::min(highest_key, *levels(v).first);
+      highest_key = std::min(highest_key, block_levels(plan, v).first);
     } else {
-      lowest_other_on_top = std::min(lowest_other_on_top, *levels(v).second);
+      lowest_other_on_top = std::min(lowest_other_on_top, block_levels(plan, v).second);
     }
   }
   if (keys.empty()) return std::nullopt;

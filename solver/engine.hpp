@@ -40,7 +40,7 @@ struct EngineOptions {
   // encoded once; 0 keeps every rule on BDD products.
   std::uint64_t tuple_join_max_input = std::uint64_t{1} << 22;
   // Only where the order puts a join variable below the head's variables (the BDD product is
-  // then slow, see Engine::State::joins_below_head); false: every such small rule (tests).
+  // then slow, see Engine::State::product_pairs_sub_bdds); false: every such small rule (tests).
   bool tuple_joins_where_bdd_is_slow = true;
   TupleRuleLimits tuple_limits;  // past them a rule goes back to its BDD plan
   // Stop with TimeLimitReached once solving has taken this long (checked before each rule

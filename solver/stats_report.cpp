@@ -6,6 +6,18 @@
 
 namespace refract::solver {
 
+namespace {
+
+// A JSON array of numbers.
+template <typename Number>
+void write_list(std::ostream& out, const std::vector<Number>& values) {
+  out << '[';
+  for (std::size_t i = 0; i < values.size(); ++i) out << (i == 0 ? "" : ", ") << values[i];
+  out << ']';
+}
+
+}  // namespace
+
 std::string stats_json(const Program& program, const Engine& engine, const PhaseTimes& times,
                        const std::string& stopped) {
   std::ostringstream out;
@@ -56,13 +68,11 @@ std::string stats_json(const Program& program, const Engine& engine, const Phase
         << ", \"evaluations\": " << p.evaluations << ", \"keyed_joins\": " << p.keyed_joins
         << ", \"seconds\": " << p.seconds
         << ", \"result_tuples\": " << json_string(p.result_tuples.to_string())
-        << ", \"peak_nodes\": " << p.peak_nodes << ", \"step_literals\": [";
-    for (std::size_t s = 0; s < p.step_literals.size(); ++s)
-      out << (s == 0 ? "" : ", ") << p.step_literals[s];
-    out << "], \"step_seconds\": [";
-    for (std::size_t s = 0; s < p.step_seconds.size(); ++s)
-      out << (s == 0 ? "" : ", ") << p.step_seconds[s];
-    out << "]}";
+        << ", \"peak_nodes\": " << p.peak_nodes << ", \"step_literals\": ";
+    write_list(out, p.step_literals);
+    out << ", \"step_seconds\": ";
+    write_list(out, p.step_seconds);
+    out << "}";
   }
   out << "\n  ]\n}\n";
   return out.str();

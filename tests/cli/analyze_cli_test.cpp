@@ -375,23 +375,23 @@ TEST(AnalyzeBadInputTest, OutThatIsAFileIsRejected) {
 TEST(AnalyzeUsageTest, MissingRequiredOptionsAndBadNumbersAreUsageErrors) {
   TempDir dir;
   const std::string out = (dir.path() / "out").string();
+  // A complete command line with one bad option value added.
+  auto with = [&](const std::string& option, const std::string& value) {
+    return std::vector<std::string>{"--classpath", kFixtureClasses.string(),
+                                    "--main",      "pointsto.fields.Main",
+                                    "--out",       out,
+                                    option,        value};
+  };
   const std::vector<std::vector<std::string>> cases = {
       {"--classpath", kFixtureClasses.string(), "--out", out},
       {"--classpath", kFixtureClasses.string(), "--main", "pointsto.fields.Main"},
-      {"--classpath", kFixtureClasses.string(), "--main", "pointsto.fields.Main", "--out", out,
-       "--nodes", "many"},
-      {"--classpath", kFixtureClasses.string(), "--main", "pointsto.fields.Main", "--out", out,
-       "--cache", "-5"},
-      {"--classpath", kFixtureClasses.string(), "--main", "pointsto.fields.Main", "--out", out,
-       "--exception-objects", "per-class"},
-      {"--classpath", kFixtureClasses.string(), "--main", "pointsto.fields.Main", "--out", out,
-       "--string-merging", "greedy"},
-      {"--classpath", kFixtureClasses.string(), "--main", "pointsto.fields.Main", "--out", out,
-       "--tuple-joins", "some"},
-      {"--classpath", kFixtureClasses.string(), "--main", "pointsto.fields.Main", "--out", out,
-       "--time-limit", "0"},
-      {"--classpath", kFixtureClasses.string(), "--main", "pointsto.fields.Main", "--out", out,
-       "--time-limit", "5min"},
+      with("--nodes", "many"),
+      with("--cache", "-5"),
+      with("--exception-objects", "per-class"),
+      with("--string-merging", "greedy"),
+      with("--tuple-joins", "some"),
+      with("--time-limit", "0"),
+      with("--time-limit", "5min"),
       {"--no-such-option"}};
   for (const auto& args : cases) {
     const RunResult run = analyze(dir, args);
@@ -401,24 +401,22 @@ TEST(AnalyzeUsageTest, MissingRequiredOptionsAndBadNumbersAreUsageErrors) {
   }
 }
 
-TEST(AnalyzeUsageTest, AnUnknownExceptionAbstractionIsNamed) {
+// An unknown value of a named-choice option is a usage error quoting it and the choices.
+void expect_unknown_choice(const std::string& option, const std::string& value,
+                           const std::string& quoted, const std::string& choices) {
   TempDir dir;
-  const RunResult run =
-      analyze(dir, {"--classpath", kFixtureClasses.string(), "--main", "pointsto.fields.Main",
-                    "--out", (dir.path() / "out").string(), "--exception-objects", "per-class"});
+  const RunResult run = analyze_fixture(dir, "fields", dir.path() / "out", {option, value});
   EXPECT_EQ(run.exit_code, 2) << run.err;
-  EXPECT_NE(run.err.find("per-class"), std::string::npos) << run.err;
-  EXPECT_NE(run.err.find("per-type or per-site"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find(quoted), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find(choices), std::string::npos) << run.err;
+}
+
+TEST(AnalyzeUsageTest, AnUnknownExceptionAbstractionIsNamed) {
+  expect_unknown_choice("--exception-objects", "per-class", "per-class", "per-type or per-site");
 }
 
 TEST(AnalyzeUsageTest, AnUnknownStringMergingIsNamed) {
-  TempDir dir;
-  const RunResult run =
-      analyze(dir, {"--classpath", kFixtureClasses.string(), "--main", "pointsto.fields.Main",
-                    "--out", (dir.path() / "out").string(), "--string-merging", "greedy"});
-  EXPECT_EQ(run.exit_code, 2) << run.err;
-  EXPECT_NE(run.err.find("'greedy'"), std::string::npos) << run.err;
-  EXPECT_NE(run.err.find("coloring or none"), std::string::npos) << run.err;
+  expect_unknown_choice("--string-merging", "greedy", "'greedy'", "coloring or none");
 }
 
 TEST(AnalyzeUsageTest, HelpListsTheOptions) {
