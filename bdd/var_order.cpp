@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 
 namespace refract::bdd {
 
@@ -64,16 +65,34 @@ VarOrder parse_var_order(std::string_view text, const std::vector<std::string>& 
 
 std::map<std::string, BitBlock> lay_out(const VarOrder& order,
                                         const std::map<std::string, unsigned>& widths,
-                                        int first_var) {
+                                        int first_var,
+                                        const std::map<std::string, unsigned>& lanes) {
+  auto lanes_of = [&](const std::string& name) {
+    const auto it = lanes.find(name);
+    const unsigned count = it == lanes.end() ? 1 : it->second;
+    if (count == 0 || widths.at(name) % count != 0) {
+      throw std::invalid_argument("domain " + name + " of " + std::to_string(widths.at(name)) +
+                                  " bits cannot be laid out in " + std::to_string(count) +
+                                  " lanes");
+    }
+    return count;
+  };
   std::map<std::string, BitBlock> out;
   int next = first_var;
   for (const auto& block : order.blocks) {
-    unsigned widest = 0;
-    for (const std::string& name : block) widest = std::max(widest, widths.at(name));
-    // Round r places bit r (counted from the MSB) of every domain that has one.
-    for (unsigned round = 0; round < widest; ++round) {
+    unsigned rounds = 0;
+    for (const std::string& name : block) {
+      out[name].vars.assign(widths.at(name), -1);
+      rounds = std::max(rounds, widths.at(name) / lanes_of(name));
+    }
+    // Round r places bit r (counted from the MSB) of every lane that has one.
+    for (unsigned round = 0; round < rounds; ++round) {
       for (const std::string& name : block) {
-        if (round < widths.at(name)) out[name].vars.push_back(next++);
+        const unsigned count = lanes_of(name);
+        const unsigned lane_bits = widths.at(name) / count;
+        if (round >= lane_bits) continue;
+        for (unsigned lane = 0; lane < count; ++lane)
+          out[name].vars[lane * lane_bits + round] = next++;
       }
     }
   }

@@ -1,6 +1,8 @@
 // Variable orders in bddbddb syntax: blocks separated by '_' from the top of
 // the order; 'x' inside a block interleaves its domains bit by bit with the
-// most significant bits aligned at the top of the block.
+// most significant bits aligned at the top of the block. A domain made of equal
+// fields (a tuple of context elements) may be laid out in lanes: each field then
+// interleaves as if it were a domain of its own.
 #pragma once
 
 #include <map>
@@ -36,9 +38,15 @@ class VarOrderError : public std::runtime_error {
 VarOrder parse_var_order(std::string_view text, const std::vector<std::string>& known_names);
 
 // Assigns BDD variables (levels) to every domain of the order, starting at
-// `first_var`; `widths` gives each name's bit count. Returns name -> block.
+// `first_var`; `widths` gives each name's bit count. A name in `lanes` with L lanes is L
+// fields of width/L bits (field 0 the most significant): round r of its block places bit r
+// of each field, so an equality between field f of one domain and field g of another stays
+// a few nodes per bit, whatever f and g. The block's vars stay in bit order, no longer
+// ascending. Returns name -> block; std::invalid_argument if a width is not a multiple of its
+// lanes.
 std::map<std::string, BitBlock> lay_out(const VarOrder& order,
                                         const std::map<std::string, unsigned>& widths,
-                                        int first_var);
+                                        int first_var,
+                                        const std::map<std::string, unsigned>& lanes = {});
 
 }  // namespace refract::bdd

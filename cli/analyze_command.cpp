@@ -37,6 +37,7 @@ struct AnalyzeArguments {
   ClassPathArguments class_path;
   std::string main_class;
   std::string context = "insens";
+  pointsto::ContextBits context_bits = pointsto::ContextBits::kConsecutive;
   std::optional<std::string> order;
   std::optional<std::uint64_t> nodes;
   std::optional<std::uint64_t> cache;
@@ -61,6 +62,9 @@ po::options_description analyze_options() {
   options.add_options()("main", po::value<std::string>(), "the main class (binary name)")(
       "context", po::value<std::string>(),
       "insens (default), K-call, K-obj, K-type (K = 1..4) with optional +H or +JH, cloning")(
+      "context-bits", po::value<std::string>(),
+      "consecutive (default: each context field's bits together) or interleaved (bit i of "
+      "every field together: the order interleaves the fields of C and HC as domains)")(
       "order", po::value<std::string>(), "BDD variable order (bddbddb syntax)")(
       "nodes", po::value<std::string>(), "initial BDD node table size")(
       "cache", po::value<std::string>(), "BDD operation cache size")(
@@ -94,6 +98,14 @@ std::optional<AnalyzeArguments> parse_arguments(int argc, char** argv) {
   if (!vm.count("out")) throw po::error("missing --out");
   args.out = vm["out"].as<std::string>();
   if (vm.count("context")) args.context = vm["context"].as<std::string>();
+  if (vm.count("context-bits")) {
+    const std::string value = vm["context-bits"].as<std::string>();
+    if (value != "consecutive" && value != "interleaved") {
+      throw po::error("unknown --context-bits value '" + value +
+                      "' (expected consecutive or interleaved)");
+    }
+    args.context_bits = pointsto::parse_context_bits(value, "--context-bits");
+  }
   if (vm.count("order")) args.order = vm["order"].as<std::string>();
   if (vm.count("nodes")) args.nodes = positive_count("nodes", vm["nodes"].as<std::string>());
   if (vm.count("cache")) args.cache = positive_count("cache", vm["cache"].as<std::string>());
@@ -169,6 +181,7 @@ void write_stats(const fs::path& file, const AnalyzeArguments& args,
   std::ostream& out = file_out.stream();
   out << "{\n  \"main\": " << json_string(args.main_class)
       << ",\n  \"context\": " << json_string(args.context)
+      << ",\n  \"context_bits\": " << json_string(pointsto::to_string(args.context_bits))
       << ",\n  \"order\": " << json_string(r.order)
       << ",\n  \"seconds\": {\"facts\": " << facts_seconds;
   for (const auto& [phase, seconds] : r.seconds)
@@ -225,6 +238,7 @@ int run_analyze(const AnalyzeArguments& args) {
   std::ostream* progress = args.quiet ? nullptr : &std::cerr;
   pointsto::AnalysisOptions options;
   options.flavour = pointsto::parse_context_flavour(args.context, "--context");
+  options.context_bits = args.context_bits;
   options.order = args.order;
   if (args.nodes) options.bdd.initial_nodes = *args.nodes;
   if (args.cache) options.bdd.cache_size = *args.cache;

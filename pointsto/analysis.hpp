@@ -25,7 +25,8 @@ namespace refract::pointsto {
 
 struct AnalysisOptions {
   ContextFlavour flavour;
-  std::optional<std::string> order;  // overrides the flavour's default order
+  std::optional<std::string> order;                      // overrides the flavour's default order
+  ContextBits context_bits = ContextBits::kConsecutive;  // how the order places context fields
   bdd::ManagerSettings bdd;
   // rules evaluated once over relations of at most this many tuples run on explicit tuples
   // (solver::EngineOptions::tuple_join_max_input); 0: BDD products only

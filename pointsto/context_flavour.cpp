@@ -98,6 +98,17 @@ ContextLayout context_layout(const ContextFlavour& flavour, std::uint64_t elemen
   return layout;
 }
 
+ContextBits parse_context_bits(const std::string& text, const std::string& option) {
+  if (text == "consecutive") return ContextBits::kConsecutive;
+  if (text == "interleaved") return ContextBits::kInterleaved;
+  throw InputError({option}, "unknown context bit layout \"" + text +
+                                 "\" (expected consecutive or interleaved)");
+}
+
+std::string to_string(ContextBits bits) {
+  return bits == ContextBits::kInterleaved ? "interleaved" : "consecutive";
+}
+
 std::string default_order(const ContextFlavour& flavour) {
   switch (flavour.kind) {
     case ContextKind::kInsensitive:

@@ -37,6 +37,17 @@ struct ContextLayout {
   std::uint64_t heap_context_size = 1;  // size of domain HC
 };
 
+// How the variable order places the fields of C and HC: each field's bits together, field 0
+// on top (consecutive), or bit i of every field together (interleaved: the domains laid out in
+// lanes, bdd::lay_out). Interleaved keeps the shifted copies of the constructors (field f+1
+// of the callee context = field f of the caller's or the receiver's) a few nodes per bit;
+// consecutive costs 2^field_bits nodes per level for each.
+enum class ContextBits { kConsecutive, kInterleaved };
+
+// "consecutive" or "interleaved"; InputError naming `option` otherwise.
+ContextBits parse_context_bits(const std::string& text, const std::string& option);
+std::string to_string(ContextBits bits);
+
 // The layout for `flavour` given the number of elements of the domain its fields hold
 // (invocation sites, heap objects or types). InputError naming `option` when a context would
 // need more than 62 bits, the largest domain refract encodes.

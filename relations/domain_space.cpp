@@ -15,12 +15,23 @@ DomainId DomainSpace::add_domain(std::string name, std::uint64_t size) {
                                 "; sizes run from 1 to 2^62");
   }
   if (find_domain(name)) throw std::invalid_argument("domain " + name + " declared twice");
-  domains_.push_back(LogicalDomain{std::move(name), size, bdd::bits_for_size(size), std::nullopt});
+  domains_.push_back(
+      LogicalDomain{std::move(name), size, bdd::bits_for_size(size), std::nullopt, 1});
   return domains_.size() - 1;
 }
 
 void DomainSpace::set_map(DomainId domain, ElementMap map) {
   domains_.at(domain).map = std::move(map);
+}
+
+void DomainSpace::set_lanes(DomainId domain, unsigned lanes) {
+  if (laid_out_) throw std::logic_error("lanes must be set before the order is laid out");
+  LogicalDomain& d = domains_.at(domain);
+  if (lanes == 0 || d.bits % lanes != 0) {
+    throw std::invalid_argument("domain " + d.name + " of " + std::to_string(d.bits) +
+                                " bits cannot be laid out in " + std::to_string(lanes) + " lanes");
+  }
+  d.lanes = lanes;
 }
 
 std::optional<DomainId> DomainSpace::find_domain(const std::string& name) const {
@@ -39,6 +50,7 @@ std::vector<std::string> DomainSpace::instance_names() const {
 void DomainSpace::lay_out(const bdd::VarOrder& order) {
   if (laid_out_) throw std::logic_error("variable order laid out twice");
   std::map<std::string, unsigned> widths;
+  std::map<std::string, unsigned> lanes;
   std::vector<std::pair<std::string, std::pair<DomainId, unsigned>>> named;
   for (const std::string& name : order.names()) {
     // The longest logical name that prefixes `name` and leaves only digits.
@@ -55,9 +67,10 @@ void DomainSpace::lay_out(const bdd::VarOrder& order) {
     const unsigned instance =
         static_cast<unsigned>(std::stoul(name.substr(domains_[*best].name.size())));
     widths[name] = domains_[*best].bits;
+    lanes[name] = domains_[*best].lanes;
     named.push_back({name, {*best, instance}});
   }
-  const auto blocks = bdd::lay_out(order, widths, 0);
+  const auto blocks = bdd::lay_out(order, widths, 0, lanes);
   int total = 0;
   for (const auto& [name, width] : widths) total += static_cast<int>(width);
   manager_->add_variables(total);

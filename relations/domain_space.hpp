@@ -26,6 +26,7 @@ struct LogicalDomain {
   std::uint64_t size = 0;
   unsigned bits = 1;
   std::optional<ElementMap> map;
+  unsigned lanes = 1;  // equal fields the order interleaves as domains of their own
 };
 
 struct PhysicalDomain {
@@ -44,6 +45,9 @@ class DomainSpace {
 
   DomainId add_domain(std::string name, std::uint64_t size);
   void set_map(DomainId domain, ElementMap map);
+  // Lays out every instance of `domain` as `lanes` equal fields interleaved bit by bit
+  // (bdd::lay_out). std::invalid_argument unless its bits are a multiple of `lanes`.
+  void set_lanes(DomainId domain, unsigned lanes);
 
   // Names every physical instance an order may mention (V0..V63 for each V).
   std::vector<std::string> instance_names() const;

@@ -129,6 +129,15 @@ void Engine::State::build_domains() {
       space->set_map(id, rel::ElementMap::load(file, d.size));
     }
   }
+  for (const auto& [name, lanes] : options.domain_lanes) {
+    const std::optional<rel::DomainId> id = space->find_domain(name);
+    if (!id) throw InputError({program.file}, "lanes given for domain " + name + ", not declared");
+    try {
+      space->set_lanes(*id, lanes);
+    } catch (const std::invalid_argument& e) {
+      throw InputError(program.domains[*id].where, e.what());
+    }
+  }
 }
 
 void Engine::State::choose_order() {

@@ -56,6 +56,9 @@ struct EngineOptions {
   // A delta over at most this many additions to a relation is the union of their new tuples,
   // over more an xor with the value last read (Engine::State::evaluate_stratum); 0: always xor.
   std::uint64_t delta_log_versions = 16;
+  // Domains laid out in lanes (rel::DomainSpace::set_lanes): name -> equal fields the order
+  // interleaves bit by bit, for domains that are tuples of elements (contexts).
+  std::map<std::string, unsigned> domain_lanes;
 };
 
 // Per-rule profile, reported by --stats.

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 namespace refract::bdd {
 namespace {
 
@@ -55,6 +57,23 @@ TEST(VarOrderTest, InterleavingAlignsMostSignificantBits) {
   // Round 0: V0's MSB then F0's only bit; then V0's remaining bits.
   EXPECT_EQ(blocks.at("V0").vars, (std::vector<int>{2, 4, 5}));
   EXPECT_EQ(blocks.at("F0").vars, (std::vector<int>{3}));
+}
+
+// A domain of two 2-bit fields in lanes interleaves its fields as two domains would: field 1's
+// MSB sits beside field 0's, and beside the MSB of a one-field domain.
+TEST(VarOrderTest, LanesInterleaveEachFieldAsADomainOfItsOwn) {
+  const VarOrder order = parse_var_order("V0xH0_F0", kKnown);
+  const auto blocks = lay_out(order, {{"V0", 4}, {"H0", 2}, {"F0", 1}}, 0, {{"V0", 2}});
+  // Round 0: V0 field 0 bit 0, V0 field 1 bit 0, H0 bit 0; round 1 likewise.
+  EXPECT_EQ(blocks.at("V0").vars, (std::vector<int>{0, 3, 1, 4}));
+  EXPECT_EQ(blocks.at("H0").vars, (std::vector<int>{2, 5}));
+  EXPECT_EQ(blocks.at("F0").vars, (std::vector<int>{6}));
+}
+
+TEST(VarOrderTest, LanesThatDoNotDivideTheWidthAreAnError) {
+  const VarOrder order = parse_var_order("V0", kKnown);
+  EXPECT_THROW(lay_out(order, {{"V0", 5}}, 0, {{"V0", 2}}), std::invalid_argument);
+  EXPECT_THROW(lay_out(order, {{"V0", 4}}, 0, {{"V0", 0}}), std::invalid_argument);
 }
 
 }  // namespace

@@ -419,13 +419,18 @@ TEST(AnalyzeUsageTest, AnUnknownStringMergingIsNamed) {
   expect_unknown_choice("--string-merging", "greedy", "'greedy'", "coloring or none");
 }
 
+TEST(AnalyzeUsageTest, AnUnknownContextBitLayoutIsNamed) {
+  expect_unknown_choice("--context-bits", "lanes", "'lanes'", "consecutive or interleaved");
+}
+
 TEST(AnalyzeUsageTest, HelpListsTheOptions) {
   TempDir dir;
   const RunResult run = run_refract({"analyze", "--help"}, dir.path());
   EXPECT_EQ(run.exit_code, 0);
-  for (const char* option : {"--classpath", "--main", "--jdk", "--context", "--order", "--out",
-                             "--dump", "--quiet", "--nodes", "--cache", "--exception-objects",
-                             "--string-merging", "--tuple-joins", "--time-limit", "--dump-bdd"}) {
+  for (const char* option :
+       {"--classpath", "--main", "--jdk", "--context", "--order", "--out", "--dump", "--quiet",
+        "--nodes", "--cache", "--exception-objects", "--string-merging", "--tuple-joins",
+        "--time-limit", "--dump-bdd", "--context-bits"}) {
     EXPECT_NE(run.out.find(option), std::string::npos) << option;
   }
 }

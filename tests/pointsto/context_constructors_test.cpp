@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "bdd/var_order.hpp"
@@ -63,7 +64,8 @@ struct Space {
   rel::DomainSpace space{bdd::ManagerSettings{200'000, 20'000}};
   ContextConstructors constructors;
 
-  Space(const std::string& flavour_text, std::uint64_t element_count) {
+  Space(const std::string& flavour_text, std::uint64_t element_count,
+        ContextBits bits = ContextBits::kConsecutive) {
     constructors.flavour = parse_context_flavour(flavour_text, "--context");
     constructors.layout = context_layout(constructors.flavour, element_count, "--context");
     constructors.heap_classes = {{0, 1}, {1, 0}, {2, 1}};
@@ -74,7 +76,10 @@ struct Space {
              {"M", kMethods},
              {"C", constructors.layout.context_size},
              {"HC", constructors.layout.heap_context_size}}) {
-      space.add_domain(name, size);
+      const rel::DomainId id = space.add_domain(name, size);
+      // As refract analyze lays them out under --context-bits interleaved.
+      const unsigned fields = name == "C" ? k() : name == "HC" ? h() : 1;
+      if (bits == ContextBits::kInterleaved && fields > 1) space.set_lanes(id, fields);
     }
     space.lay_out(bdd::parse_var_order("H0_I0_M0_T0_C0xC1_HC0", space.instance_names()));
   }
@@ -135,25 +140,39 @@ std::set<Tuple> expected_merge(const Space& s) {
   return out;
 }
 
-class ContextConstructorsTest : public ::testing::TestWithParam<std::string> {};
+struct ConstructorCase {
+  std::string flavour;
+  ContextBits bits = ContextBits::kConsecutive;
+};
+
+void PrintTo(const ConstructorCase& c, std::ostream* out) {
+  *out << c.flavour << " " << to_string(c.bits);
+}
+
+// The relations do not depend on how the order places the context fields, only their BDDs.
+class ContextConstructorsTest : public ::testing::TestWithParam<ConstructorCase> {};
 
 TEST_P(ContextConstructorsTest, MergeMatchesTheModelOfContextsAsElementLists) {
-  const std::string flavour = GetParam();
+  const std::string flavour = GetParam().flavour;
   const ContextKind kind = parse_context_flavour(flavour, "--context").kind;
-  Space s(flavour, kind == ContextKind::kCall   ? kInvokes
-                   : kind == ContextKind::kType ? kTypes
-                                                : kHeaps);
+  Space s(flavour,
+          kind == ContextKind::kCall   ? kInvokes
+          : kind == ContextKind::kType ? kTypes
+                                       : kHeaps,
+          GetParam().bits);
   rel::Relation merge = s.relation("Merge", {"H0", "HC0", "I0", "M0", "C0", "C1"});
   s.constructors.build_merge(merge);
   EXPECT_EQ(s.tuples(merge), expected_merge(s));
 }
 
 TEST_P(ContextConstructorsTest, RecordKeepsTheFirstFieldsOfTheAllocatingContext) {
-  const std::string flavour = GetParam();
+  const std::string flavour = GetParam().flavour;
   const ContextKind kind = parse_context_flavour(flavour, "--context").kind;
-  Space s(flavour, kind == ContextKind::kCall   ? kInvokes
-                   : kind == ContextKind::kType ? kTypes
-                                                : kHeaps);
+  Space s(flavour,
+          kind == ContextKind::kCall   ? kInvokes
+          : kind == ContextKind::kType ? kTypes
+                                       : kHeaps,
+          GetParam().bits);
   rel::Relation record = s.relation("Record", {"H0", "C0", "HC0"});
   s.constructors.build_record(record);
   std::set<Tuple> expected;
@@ -168,11 +187,13 @@ TEST_P(ContextConstructorsTest, RecordKeepsTheFirstFieldsOfTheAllocatingContext)
 }
 
 TEST_P(ContextConstructorsTest, MergeStaticPushesTheCallSiteOrKeepsTheContext) {
-  const std::string flavour = GetParam();
+  const std::string flavour = GetParam().flavour;
   const ContextKind kind = parse_context_flavour(flavour, "--context").kind;
-  Space s(flavour, kind == ContextKind::kCall   ? kInvokes
-                   : kind == ContextKind::kType ? kTypes
-                                                : kHeaps);
+  Space s(flavour,
+          kind == ContextKind::kCall   ? kInvokes
+          : kind == ContextKind::kType ? kTypes
+                                       : kHeaps,
+          GetParam().bits);
   rel::Relation merge = s.relation("MergeStatic", {"I0", "M0", "C0", "C1"});
   s.constructors.build_merge_static(merge);
   std::set<Tuple> expected;
@@ -189,17 +210,75 @@ TEST_P(ContextConstructorsTest, MergeStaticPushesTheCallSiteOrKeepsTheContext) {
   EXPECT_EQ(s.tuples(merge), expected);
 }
 
+std::vector<ConstructorCase> constructor_cases() {
+  std::vector<ConstructorCase> cases;
+  for (const char* flavour : {"insens", "1-call", "2-call", "2-call+1H", "1-obj", "2-obj",
+                              "2-obj+H", "3-obj+2H", "1-type", "2-type+H"}) {
+    cases.push_back({flavour, ContextBits::kConsecutive});
+    cases.push_back({flavour, ContextBits::kInterleaved});
+  }
+  return cases;
+}
+
 INSTANTIATE_TEST_SUITE_P(Flavours, ContextConstructorsTest,
-                         ::testing::Values("insens", "1-call", "2-call", "2-call+1H", "1-obj",
-                                           "2-obj", "2-obj+H", "3-obj+2H", "1-type", "2-type+H"),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           std::string name = info.param;
+                         ::testing::ValuesIn(constructor_cases()),
+                         [](const ::testing::TestParamInfo<ConstructorCase>& info) {
+                           std::string name = info.param.flavour + "_" + to_string(info.param.bits);
                            std::replace_if(
                                name.begin(), name.end(),
                                [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); },
                                '_');
                            return name;
                          });
+
+// Nodes of 3-obj+2H's Merge with `element_count` receiver objects, under `bits`.
+std::uint64_t merge_nodes(std::uint64_t element_count, ContextBits bits) {
+  rel::DomainSpace space{bdd::ManagerSettings{1'000'000, 100'000}};
+  ContextConstructors constructors;
+  constructors.flavour = parse_context_flavour("3-obj+2H", "--context");
+  constructors.layout = context_layout(constructors.flavour, element_count, "--context");
+  for (const auto& [name, size, fields] :
+       std::vector<std::tuple<std::string, std::uint64_t, unsigned>>{
+           {"H", element_count, 1},
+           {"I", 2, 1},
+           {"M", 2, 1},
+           {"C", constructors.layout.context_size, 3},
+           {"HC", constructors.layout.heap_context_size, 2}}) {
+    const rel::DomainId id = space.add_domain(name, size);
+    if (bits == ContextBits::kInterleaved) space.set_lanes(id, fields);
+  }
+  space.lay_out(bdd::parse_var_order("I0_M0_C0xC1xHC0xH0", space.instance_names()));
+  std::vector<rel::Attribute> attributes;
+  for (const char* instance : {"H0", "HC0", "I0", "M0", "C0", "C1"}) {
+    const rel::PhysicalId p = *space.find_physical(instance);
+    attributes.push_back({instance, space.physical(p).domain, p});
+  }
+  rel::Relation merge(space, "Merge", attributes);
+  constructors.build_merge(merge);
+  return merge.bdd().node_count();
+}
+
+// Merge's callee context is the receiver, then the receiver's heap context one field down.
+// Fields one after another make that a copy shifted by a whole field, 2^field_bits nodes per
+// level (antlr, 17-bit fields: not built in 8 minutes); interleaved, a few nodes per bit.
+TEST(ContextBitsTest, InterleavedFieldsKeepTheShiftedCopiesOfMergeSmall) {
+  const std::uint64_t small = merge_nodes(std::uint64_t{1} << 6, ContextBits::kInterleaved);
+  const std::uint64_t large = merge_nodes(std::uint64_t{1} << 9, ContextBits::kInterleaved);
+  EXPECT_LT(large, 2 * small) << "interleaved: " << small << " -> " << large << " nodes";
+  const std::uint64_t consecutive = merge_nodes(std::uint64_t{1} << 9, ContextBits::kConsecutive);
+  EXPECT_GT(consecutive, 20 * large) << "consecutive " << consecutive << ", interleaved " << large;
+}
+
+TEST(ContextBitsTest, ParsesBothLayoutsAndRejectsOthersNamingTheOption) {
+  EXPECT_EQ(parse_context_bits("consecutive", "--context-bits"), ContextBits::kConsecutive);
+  EXPECT_EQ(parse_context_bits("interleaved", "--context-bits"), ContextBits::kInterleaved);
+  try {
+    parse_context_bits("lanes", "--context-bits");
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().file, "--context-bits");
+  }
+}
 
 TEST(ContextFlavourTest, ParsesDepthsAndHeapContexts) {
   EXPECT_EQ(parse_context_flavour("2-obj+H", "--context").heap_depth, 1U);
