@@ -37,7 +37,7 @@ struct AnalyzeArguments {
   ClassPathArguments class_path;
   std::string main_class;
   std::string context = "insens";
-  pointsto::ContextBits context_bits = pointsto::ContextBits::kConsecutive;
+  std::optional<pointsto::ContextBits> context_bits;  // default: the flavour's
   std::optional<std::string> order;
   std::optional<std::uint64_t> nodes;
   std::optional<std::uint64_t> cache;
@@ -63,8 +63,9 @@ po::options_description analyze_options() {
       "context", po::value<std::string>(),
       "insens (default), K-call, K-obj, K-type (K = 1..4) with optional +H or +JH, cloning")(
       "context-bits", po::value<std::string>(),
-      "consecutive (default: each context field's bits together) or interleaved (bit i of "
-      "every field together: the order interleaves the fields of C and HC as domains)")(
+      "consecutive (each context field's bits together) or interleaved (bit i of every field "
+      "together: the order interleaves the fields of C and HC as domains); default: interleaved "
+      "for K-call with K >= 3 and heap contexts of depth >= 2, else consecutive")(
       "order", po::value<std::string>(), "BDD variable order (bddbddb syntax)")(
       "nodes", po::value<std::string>(), "initial BDD node table size")(
       "cache", po::value<std::string>(), "BDD operation cache size")(
@@ -181,7 +182,7 @@ void write_stats(const fs::path& file, const AnalyzeArguments& args,
   std::ostream& out = file_out.stream();
   out << "{\n  \"main\": " << json_string(args.main_class)
       << ",\n  \"context\": " << json_string(args.context)
-      << ",\n  \"context_bits\": " << json_string(pointsto::to_string(args.context_bits))
+      << ",\n  \"context_bits\": " << json_string(pointsto::to_string(r.context_bits))
       << ",\n  \"order\": " << json_string(r.order)
       << ",\n  \"seconds\": {\"facts\": " << facts_seconds;
   for (const auto& [phase, seconds] : r.seconds)
@@ -238,7 +239,8 @@ int run_analyze(const AnalyzeArguments& args) {
   std::ostream* progress = args.quiet ? nullptr : &std::cerr;
   pointsto::AnalysisOptions options;
   options.flavour = pointsto::parse_context_flavour(args.context, "--context");
-  options.context_bits = args.context_bits;
+  options.context_bits =
+      args.context_bits.value_or(pointsto::default_context_bits(options.flavour));
   options.order = args.order;
   if (args.nodes) options.bdd.initial_nodes = *args.nodes;
   if (args.cache) options.bdd.cache_size = *args.cache;

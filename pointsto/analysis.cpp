@@ -165,6 +165,7 @@ AnalysisResult Analysis::run() {
 
   start = Clock::now();
   result.order = engine_->var_order();
+  result.context_bits = options_.context_bits;
   result.bdd = engine_->bdd_stats();
   for (const solver::RelationDecl& r : program_->relations) {
     result.sizes[r.name] = engine_->relation_size(r.name).to_string();

@@ -43,9 +43,10 @@ struct AnalysisOptions {
 
 struct AnalysisResult {
   exporters::CallGraph call_graph;
-  std::string order;                         // the variable order used
-  std::uint64_t contexts = 0;                // distinct contexts of reachable methods
-  std::map<std::string, std::string> sizes;  // every relation's exact size
+  std::string order;                                     // the variable order used
+  ContextBits context_bits = ContextBits::kConsecutive;  // and how it placed context fields
+  std::uint64_t contexts = 0;                            // distinct contexts of reachable methods
+  std::map<std::string, std::string> sizes;              // every relation's exact size
   std::vector<std::string> polymorphic_calls;
   std::vector<std::string> may_fail_casts;
   std::vector<std::string> unmodelled_natives;

@@ -109,6 +109,12 @@ std::string to_string(ContextBits bits) {
   return bits == ContextBits::kInterleaved ? "interleaved" : "consecutive";
 }
 
+ContextBits default_context_bits(const ContextFlavour& flavour) {
+  const unsigned shifted_fields =
+      flavour.kind == ContextKind::kCall ? flavour.depth - 1 : flavour.heap_depth;
+  return shifted_fields >= 2 ? ContextBits::kInterleaved : ContextBits::kConsecutive;
+}
+
 std::string default_order(const ContextFlavour& flavour) {
   switch (flavour.kind) {
     case ContextKind::kInsensitive:

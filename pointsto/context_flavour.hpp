@@ -48,6 +48,13 @@ enum class ContextBits { kConsecutive, kInterleaved };
 ContextBits parse_context_bits(const std::string& text, const std::string& option);
 std::string to_string(ContextBits bits);
 
+// The layout `refract analyze` uses when --context-bits gives none: interleaved where Merge
+// copies two or more fields one field down (K-call with K >= 3, heap contexts of depth >= 2),
+// which consecutive fields cannot build on real programs (3-obj+2H on antlr: Merge not built
+// in 8 minutes); consecutive elsewhere, where it solved faster (2-obj+H on antlr, 300 s:
+// sweep 28 against 25). pointsto/README.md, "Context bits", has the measurements.
+ContextBits default_context_bits(const ContextFlavour& flavour);
+
 // The layout for `flavour` given the number of elements of the domain its fields hold
 // (invocation sites, heap objects or types). InputError naming `option` when a context would
 // need more than 62 bits, the largest domain refract encodes.

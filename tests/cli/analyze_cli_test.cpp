@@ -185,6 +185,7 @@ TEST_F(AnalyzeExportsTest, MethodDescriptorsMatchJavap) {
 TEST_F(AnalyzeExportsTest, StatsAgreeWithTheExports) {
   const JsonValue stats = read_json(out() / "stats.json");
   EXPECT_EQ(stats.at("context").string(), "1-call");
+  EXPECT_EQ(stats.at("context_bits").string(), "consecutive");  // 1-call's default
   EXPECT_EQ(stats.at("reachable_methods").number(),
             static_cast<double>(lines_of(read_file(out() / "reachable-methods.txt")).size()));
   EXPECT_EQ(stats.at("call_edges").number(),

@@ -269,6 +269,20 @@ TEST(ContextBitsTest, InterleavedFieldsKeepTheShiftedCopiesOfMergeSmall) {
   EXPECT_GT(consecutive, 20 * large) << "consecutive " << consecutive << ", interleaved " << large;
 }
 
+TEST(ContextBitsTest, DefaultIsInterleavedWhereMergeCopiesTwoFieldsOneFieldDown) {
+  for (const char* flavour : {"3-call", "4-call+H", "3-obj+2H", "4-type+3H", "4-obj+2H"}) {
+    EXPECT_EQ(default_context_bits(parse_context_flavour(flavour, "--context")),
+              ContextBits::kInterleaved)
+        << flavour;
+  }
+  for (const char* flavour :
+       {"insens", "cloning", "1-call", "2-call+H", "2-obj+H", "2-type+H", "3-obj", "4-obj+1H"}) {
+    EXPECT_EQ(default_context_bits(parse_context_flavour(flavour, "--context")),
+              ContextBits::kConsecutive)
+        << flavour;
+  }
+}
+
 TEST(ContextBitsTest, ParsesBothLayoutsAndRejectsOthersNamingTheOption) {
   EXPECT_EQ(parse_context_bits("consecutive", "--context-bits"), ContextBits::kConsecutive);
   EXPECT_EQ(parse_context_bits("interleaved", "--context-bits"), ContextBits::kInterleaved);
