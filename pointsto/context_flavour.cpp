@@ -118,8 +118,13 @@ ContextBits default_context_bits(const ContextFlavour& flavour) {
 std::string default_order(const ContextFlavour& flavour) {
   switch (flavour.kind) {
     case ContextKind::kInsensitive:
-    case ContextKind::kCloning:
       return "Z0_I0_M0xM1_C0xC1_V0xV1_F0_HC0xHC1_H0xH1_T0xT1";
+    case ContextKind::kCloning:
+      // C below V and F: with C above V, each sweep's join of VirtualCall(i, base, r) with the
+      // new VarPointsTo tuples walks their context levels once per call site (antlr: 773 of
+      // 2,400 s; sweep 19 in 40 minutes, against sweep 20 in 13 with C below). C0xC1
+      // interleaved keeps each numbered edge's adder linear.
+      return "Z0_I0_M0xM1_V0xV1_F0_C0xC1_HC0xHC1_H0xH1_T0xT1";
     case ContextKind::kCall:
       return "Z0_M0xM1_V0xV1_F0_I0xC0xC1xHC0xHC1xH0xH1_T0xT1";
     case ContextKind::kType:
