@@ -28,6 +28,11 @@ struct TimedKind {
   double seconds;
 };
 std::vector<TimedKind> g_operation_times;
+std::optional<std::chrono::steady_clock::time_point> g_deadline;
+// Recorded by the garbage collection hook when the deadline has passed; outside BuDDy's codes.
+constexpr int kDeadlinePassed = -1000;
+bool g_deadline_tripped = false;  // the running operation is being abandoned
+int g_max_nodes_before_trip = 0;  // the node cap to restore once it has been
 
 void record_error(int code) {
   if (g_pending_error == 0) g_pending_error = code;
@@ -45,6 +50,17 @@ void record_gc(int pre, bddGbcStat* stat) {
   g_stats.gc_seconds = static_cast<double>(stat->sumtime) / CLOCKS_PER_SEC;
   const auto live = static_cast<std::uint64_t>(stat->nodes - stat->freenodes);
   g_stats.peak_live_nodes = std::max(g_stats.peak_live_nodes, live);
+  // Past the deadline: abandon the operation the way an exhausted table does (record_error).
+  // The collection is complete, so the table is consistent. BuDDy retries an operation once
+  // after such a jump, collecting on the way (so this hook must not jump again): capping the
+  // table at its size makes the retry end as an exhausted table, which check_error undoes.
+  if (!g_deadline_tripped && g_deadline && g_operation_depth > 0 &&
+      std::chrono::steady_clock::now() > *g_deadline) {
+    g_deadline_tripped = true;
+    if (g_pending_error == 0) g_pending_error = kDeadlinePassed;
+    g_max_nodes_before_trip = bdd_setmaxnodenum(bdd_getallocnum() + 1);
+    std::longjmp(bddexception, 1);
+  }
 }
 
 void ignore_resize(int, int) {}
@@ -89,11 +105,20 @@ void check_error(const char* operation) {
   bdd_clear_error();
   // The failed operation may have cached partial results: drop all caches.
   bdd_operator_reset();
+  if (g_deadline_tripped) {
+    g_deadline_tripped = false;
+    bdd_setmaxnodenum(std::max(g_max_nodes_before_trip, 0));
+  }
+  if (code == kDeadlinePassed) throw DeadlinePassed(operation);
   if (code == BDD_NODENUM || code == BDD_MEMORY) {
     throw NodeTableExhausted(code, static_cast<std::uint64_t>(bdd_getallocnum()));
   }
   throw BddError(code, std::string("BuDDy error in ") + operation + ": " + bdd_errstring(code));
 }
+
+DeadlinePassed::DeadlinePassed(const std::string& operation)
+    : BddError(kDeadlinePassed, "deadline passed during BDD operation " + operation),
+      operation_(operation) {}
 
 Manager::Manager(const ManagerSettings& settings) {
   if (g_manager_alive) throw BddError(BDD_RUNNING, "a BDD manager already exists");
@@ -110,6 +135,8 @@ Manager::Manager(const ManagerSettings& settings) {
   g_stats = ManagerStats{};
   g_time_operations = false;
   g_operation_times.clear();
+  g_deadline.reset();
+  g_deadline_tripped = false;
   bdd_gbc_hook(record_gc);
   bdd_resize_hook(ignore_resize);
   bdd_disable_reorder();
@@ -133,6 +160,7 @@ Manager::Manager(const ManagerSettings& settings) {
 
 Manager::~Manager() {
   bdd_done();
+  g_deadline.reset();
   g_pending_error = 0;
   g_manager_alive = false;
 }
@@ -168,6 +196,10 @@ void Manager::sample_peak() {
 
 void Manager::time_operations(bool on) {
   g_time_operations = on;
+}
+
+void Manager::set_deadline(std::optional<std::chrono::steady_clock::time_point> deadline) {
+  g_deadline = deadline;
 }
 
 ManagerStats Manager::stats() const {

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -44,6 +45,17 @@ class NodeTableExhausted : public BddError {
   std::uint64_t node_table_size_;
 };
 
+// The deadline set by Manager::set_deadline passed during an operation: it was abandoned at a
+// garbage collection. The manager stays usable; the operation's result is lost.
+class DeadlinePassed : public BddError {
+ public:
+  explicit DeadlinePassed(const std::string& operation);
+  const std::string& operation() const { return operation_; }
+
+ private:
+  std::string operation_;
+};
+
 // Calls and seconds of one kind of BuDDy operation ("and", "relprod", "replace", ...).
 struct OperationTime {
   std::string name;
@@ -82,6 +94,9 @@ class Manager {
   void sample_peak();
   // Times every operation by kind from now on (two clock reads each: a few percent).
   void time_operations(bool on);
+  // Operations still running past `deadline` throw DeadlinePassed at their next garbage
+  // collection (the only point where BuDDy calls back during a long operation); nullopt: none.
+  void set_deadline(std::optional<std::chrono::steady_clock::time_point> deadline);
 };
 
 // Called after every BuDDy call: throws if BuDDy reported an error during it.

@@ -113,6 +113,7 @@ struct Engine::State {
   void count_profiles();
   EvaluationError rule_exhausted(std::size_t rule, const bdd::NodeTableExhausted& e) const;
   void check_time_limit(std::size_t rule) const;
+  TimeLimitReached time_limit_reached(SourceLocation where, const std::string& doing) const;
 };
 
 void Engine::State::build_domains() {
@@ -227,6 +228,8 @@ void Engine::State::load_inputs() {
       } else {
         continue;
       }
+    } catch (const bdd::DeadlinePassed&) {
+      throw time_limit_reached({file.string()}, "while loading relation " + r.name());
     } catch (const bdd::NodeTableExhausted& e) {
       throw EvaluationError({file.string()}, "BDD node table exhausted at " +
                                                  std::to_string(e.node_table_size()) +
@@ -346,12 +349,17 @@ EvaluationError Engine::State::rule_exhausted(std::size_t rule,
 
 void Engine::State::check_time_limit(std::size_t rule) const {
   if (options.time_limit_seconds <= 0) return;
-  const double elapsed = seconds_since(started);
-  if (elapsed < options.time_limit_seconds) return;
+  if (seconds_since(started) < options.time_limit_seconds) return;
+  throw time_limit_reached(program.rules[rule].where, "before rule: " + program.rules[rule].text);
+}
+
+// `doing`: what was about to run or was abandoned (bdd::DeadlinePassed) when time ran out.
+TimeLimitReached Engine::State::time_limit_reached(SourceLocation where,
+                                                   const std::string& doing) const {
   std::ostringstream message;
-  message << "time limit of " << options.time_limit_seconds << " s reached after " << elapsed
-          << " s, in " << position << ", before rule: " << program.rules[rule].text;
-  throw TimeLimitReached(program.rules[rule].where, message.str());
+  message << "time limit of " << options.time_limit_seconds << " s reached after "
+          << seconds_since(started) << " s, in " << position << ", " << doing;
+  return TimeLimitReached(std::move(where), message.str());
 }
 
 Bdd Engine::State::run_rule(std::size_t rule, const std::function<Bdd()>& evaluate) {
@@ -363,6 +371,8 @@ Bdd Engine::State::run_rule(std::size_t rule, const std::function<Bdd()>& evalua
     result = evaluate();
   } catch (const bdd::NodeTableExhausted& e) {
     throw rule_exhausted(rule, e);
+  } catch (const bdd::DeadlinePassed&) {
+    throw time_limit_reached(program.rules[rule].where, "during rule: " + program.rules[rule].text);
   }
   profile.seconds += seconds_since(start);
   ++profile.evaluations;
@@ -853,20 +863,35 @@ void Engine::run() {
   s.space->manager().time_operations(s.options.profile);
   s.choose_order();
   s.build_relations();
-  {
-    ScopedSeconds timer(s.overheads.loading);
-    s.load_inputs();
+  // Long single operations (a constructor, one product) stop at their next garbage collection;
+  // between operations the engine checks the limit itself (check_time_limit).
+  if (s.options.time_limit_seconds > 0) {
+    s.space->manager().set_deadline(
+        s.started + std::chrono::duration_cast<Clock::duration>(
+                        std::chrono::duration<double>(s.options.time_limit_seconds)));
   }
-  const std::vector<Stratum> strata = stratify(s.program);
-  s.plan_rules(strata);
-  s.last_results.assign(s.plans.size(), Bdd::zero());
   try {
-    for (std::size_t i = 0; i < strata.size(); ++i)
-      s.evaluate_stratum(strata[i], i + 1, strata.size());
+    {
+      ScopedSeconds timer(s.overheads.loading);
+      s.position = "loading the inputs";
+      s.load_inputs();
+    }
+    const std::vector<Stratum> strata = stratify(s.program);
+    try {
+      s.position = "planning the rules";
+      s.plan_rules(strata);
+      s.last_results.assign(s.plans.size(), Bdd::zero());
+      for (std::size_t i = 0; i < strata.size(); ++i)
+        s.evaluate_stratum(strata[i], i + 1, strata.size());
+    } catch (const bdd::DeadlinePassed& e) {
+      throw s.time_limit_reached({s.program.file}, "during BDD operation " + e.operation());
+    }
   } catch (const TimeLimitReached&) {
-    if (s.options.profile) s.count_profiles();  // the profile of a stopped run is still reported
+    s.space->manager().set_deadline(std::nullopt);  // what follows reports, it must not stop
+    if (s.options.profile) s.count_profiles();      // the profile of a stopped run is reported
     throw;
   }
+  s.space->manager().set_deadline(std::nullopt);
   s.space->manager().sample_peak();
   if (s.options.profile) s.count_profiles();
 }

@@ -43,8 +43,9 @@ struct EngineOptions {
   // then slow, see Engine::State::product_pairs_sub_bdds); false: every such small rule (tests).
   bool tuple_joins_where_bdd_is_slow = true;
   TupleRuleLimits tuple_limits;  // past them a rule goes back to its BDD plan
-  // Stop with TimeLimitReached once solving has taken this long (checked before each rule
-  // evaluation, so one long product can overrun it); 0: no limit.
+  // Stop with TimeLimitReached once solving has taken this long: checked before each rule
+  // evaluation, and inside a long BDD operation at its next garbage collection
+  // (bdd::Manager::set_deadline); 0: no limit.
   double time_limit_seconds = 0;
   // In a recursive stratum, a join of something that changes with a static side (the prefix
   // before a stratum atom, or a static atom after one) reads just the static tuples that share

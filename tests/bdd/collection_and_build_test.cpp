@@ -2,9 +2,11 @@
 // operations the solver's hot loop uses in place of BuDDy's and-not and ite.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "bdd/bdd.hpp"
@@ -64,6 +66,55 @@ TEST(CollectionTest, CollectionsInsideReplaceOnAFreshTableKeepTheManagerSound) {
     EXPECT_GT(g.node_count(), std::uint64_t{1} << kPairs);
     EXPECT_GT(manager.stats().garbage_collections, 0U);
   }
+}
+
+// A deadline already passed stops a long operation at its first collections, and the manager
+// goes on: the same operation without the deadline builds the whole function.
+TEST(DeadlineTest, AnOperationPastTheDeadlineStopsAtACollectionAndTheManagerGoesOn) {
+  constexpr int kPairs = 12;
+  constexpr int kVars = 2 * kPairs;
+  ManagerSettings settings;
+  settings.initial_nodes = 1000;
+  settings.cache_size = 1000;
+  settings.max_increase = 1000;
+  Manager manager(settings);
+  manager.add_variables(kVars);
+  const Bdd f = pairs_function(kVars);
+  std::vector<int> from, to;
+  for (int i = 0; i < kPairs; ++i) {
+    from.insert(from.end(), {2 * i, 2 * i + 1});
+    to.insert(to.end(), {i, kPairs + i});
+  }
+  const VarPermutation split(from, to);
+  manager.set_deadline(std::chrono::steady_clock::now() - std::chrono::seconds(1));
+  EXPECT_THROW((void)f.replace(split), DeadlinePassed);
+  const std::uint64_t collections = manager.stats().garbage_collections;
+  EXPECT_GT(collections, 0U);
+  (void)(Bdd::variable(0) & Bdd::variable(1));  // no collection: no stop
+  manager.set_deadline(std::nullopt);
+  const Bdd g = f.replace(split);
+  std::vector<int> all(kVars);
+  for (int v = 0; v < kVars; ++v) all[v] = v;
+  EXPECT_EQ(exact_count(g, all), exact_count(f, all));
+  EXPECT_GT(g.node_count(), std::uint64_t{1} << kPairs);
+}
+
+TEST(DeadlineTest, AFutureDeadlineChangesNothing) {
+  ManagerSettings settings;
+  settings.initial_nodes = 1000;
+  settings.cache_size = 1000;
+  settings.max_increase = 1000;
+  Manager manager(settings);
+  manager.add_variables(24);
+  manager.set_deadline(std::chrono::steady_clock::now() + std::chrono::hours(1));
+  std::vector<int> from, to;
+  for (int i = 0; i < 12; ++i) {
+    from.insert(from.end(), {2 * i, 2 * i + 1});
+    to.insert(to.end(), {i, 12 + i});
+  }
+  EXPECT_GT(pairs_function(24).replace(VarPermutation(from, to)).node_count(),
+            std::uint64_t{1} << 12);
+  EXPECT_GT(manager.stats().garbage_collections, 0U);
 }
 
 TEST(BddOpsTest, XorOfASubsetIsTheDifference) {

@@ -351,6 +351,27 @@ TEST_F(SolveBadInputTest, TimeLimitStopsNamingTheRuleAndWritesNoOutputs) {
       {"time limit of 1e-09 s reached", "stratum 1/1 {p} sweep 1", "p(x, y) :- e(x, y)."}, 4);
 }
 
+// One long BDD operation stops at a garbage collection past the limit, not when it ends: x != y
+// over two 22-bit blocks placed apart takes seconds of products and collections to build
+// (planning), and the rule's check before it runs would only come after them.
+TEST_F(SolveBadInputTest, TimeLimitStopsALongOperationAtAGarbageCollection) {
+  program(
+      "A 4194304\n"
+      ".bddvarorder A0_A1\n"
+      "e (a : A) inputtuples\n"
+      "q (x : A, y : A) outputtuples printsize\n"
+      "q(x, y) :- e(x), e(y), x != y.\n");
+  std::string tuples = "# A0:22\n";
+  for (std::uint64_t v = 0; v < 3000; ++v)
+    tuples += std::to_string((v * 2654435761U) % 4194304) + "\n";
+  write("e.tuples", tuples);
+  const RunResult run = solve({"--time-limit", "0.5", "--nodes", "100000"});
+  expect_rejected(run, program_file() + ": ",
+                  {"time limit of 0.5 s reached", "in planning the rules", "during BDD operation"},
+                  4);
+  EXPECT_EQ(run.err.find("before rule"), std::string::npos) << run.err;
+}
+
 TEST_F(SolveBadInputTest, TimeLimitStillWritesTheStatsOfTheStoppedRun) {
   program(kDomain + kRelations + kRule);
   write("e.tuples", kTuples);
