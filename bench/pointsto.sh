@@ -90,8 +90,9 @@ for program in $programs; do
     echo "[pointsto.sh] $program $flavour" >&2
     rc=0
     # Progress goes to a log: the last lines tell where a timed-out run was.
-    # --time-limit stops the solver between rule evaluations and still writes the profile;
-    # timeout is the backstop for one evaluation that runs far past it.
+    # --time-limit stops the solver between rule evaluations, or inside one at a garbage
+    # collection, and still writes the profile; timeout is the backstop for an operation that
+    # runs on without collecting (3-obj+2H's Merge with consecutive context bits did).
     /usr/bin/time -f 'TIME %e %M' -o "$out.time" timeout "$((timeout_s + 1800))" "$refract" \
       analyze --classpath "$(class_path_of "$program")" --jdk "$jdk" \
       --main "$(main_of "$program")" --context "$flavour" --out "$out" \
