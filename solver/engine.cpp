@@ -66,6 +66,24 @@ class StepTimer {
   Clock::time_point start_;
 };
 
+// The manager's deadline (bdd::Manager::set_deadline) for the lifetime of the scope.
+class DeadlineScope {
+ public:
+  DeadlineScope(bdd::Manager& manager, Clock::time_point start, double seconds)
+      : manager_(manager) {
+    if (seconds > 0) {
+      manager_.set_deadline(start + std::chrono::duration_cast<Clock::duration>(
+                                        std::chrono::duration<double>(seconds)));
+    }
+  }
+  ~DeadlineScope() { manager_.set_deadline(std::nullopt); }
+  DeadlineScope(const DeadlineScope&) = delete;
+  DeadlineScope& operator=(const DeadlineScope&) = delete;
+
+ private:
+  bdd::Manager& manager_;
+};
+
 }  // namespace
 
 struct Engine::State {
@@ -863,14 +881,11 @@ void Engine::run() {
   s.space->manager().time_operations(s.options.profile);
   s.choose_order();
   s.build_relations();
-  // Long single operations (a constructor, one product) stop at their next garbage collection;
-  // between operations the engine checks the limit itself (check_time_limit).
-  if (s.options.time_limit_seconds > 0) {
-    s.space->manager().set_deadline(
-        s.started + std::chrono::duration_cast<Clock::duration>(
-                        std::chrono::duration<double>(s.options.time_limit_seconds)));
-  }
   try {
+    // Long single operations (a constructor, one product) stop at their next garbage
+    // collection; between operations the engine checks the limit itself (check_time_limit).
+    // Lifted however solving ends: the reports that follow must not stop.
+    const DeadlineScope deadline(s.space->manager(), s.started, s.options.time_limit_seconds);
     {
       ScopedSeconds timer(s.overheads.loading);
       s.position = "loading the inputs";
@@ -887,11 +902,9 @@ void Engine::run() {
       throw s.time_limit_reached({s.program.file}, "during BDD operation " + e.operation());
     }
   } catch (const TimeLimitReached&) {
-    s.space->manager().set_deadline(std::nullopt);  // what follows reports, it must not stop
-    if (s.options.profile) s.count_profiles();      // the profile of a stopped run is reported
+    if (s.options.profile) s.count_profiles();  // the profile of a stopped run is still reported
     throw;
   }
-  s.space->manager().set_deadline(std::nullopt);
   s.space->manager().sample_peak();
   if (s.options.profile) s.count_profiles();
 }
