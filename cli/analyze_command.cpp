@@ -100,12 +100,12 @@ std::optional<AnalyzeArguments> parse_arguments(int argc, char** argv) {
   args.out = vm["out"].as<std::string>();
   if (vm.count("context")) args.context = vm["context"].as<std::string>();
   if (vm.count("context-bits")) {
-    const std::string value = vm["context-bits"].as<std::string>();
-    if (value != "consecutive" && value != "interleaved") {
-      throw po::error("unknown --context-bits value '" + value +
-                      "' (expected consecutive or interleaved)");
+    try {
+      args.context_bits =
+          pointsto::parse_context_bits(vm["context-bits"].as<std::string>(), "--context-bits");
+    } catch (const InputError& e) {
+      throw po::error(e.message());
     }
-    args.context_bits = pointsto::parse_context_bits(value, "--context-bits");
   }
   if (vm.count("order")) args.order = vm["order"].as<std::string>();
   if (vm.count("nodes")) args.nodes = positive_count("nodes", vm["nodes"].as<std::string>());

@@ -122,10 +122,7 @@ AnalysisResult Analysis::run() {
   engine_options.output_dir = options_.work_dir;
   engine_options.var_order = options_.order ? *options_.order : default_order(flavour);
   engine_options.bdd = options_.bdd;
-  if (options_.context_bits == ContextBits::kInterleaved && flavour.depth > 1)
-    engine_options.domain_lanes["C"] = flavour.depth;
-  if (options_.context_bits == ContextBits::kInterleaved && flavour.heap_depth > 1)
-    engine_options.domain_lanes["HC"] = flavour.heap_depth;
+  engine_options.domain_lanes = context_lanes(flavour, options_.context_bits);
   engine_options.tuple_join_max_input = options_.tuple_join_max_input;
   engine_options.time_limit_seconds = options_.time_limit_seconds;
   engine_options.progress = options_.progress;

@@ -101,12 +101,20 @@ ContextLayout context_layout(const ContextFlavour& flavour, std::uint64_t elemen
 ContextBits parse_context_bits(const std::string& text, const std::string& option) {
   if (text == "consecutive") return ContextBits::kConsecutive;
   if (text == "interleaved") return ContextBits::kInterleaved;
-  throw InputError({option}, "unknown context bit layout \"" + text +
-                                 "\" (expected consecutive or interleaved)");
+  throw InputError({option}, "unknown " + option + " value '" + text +
+                                 "' (expected consecutive or interleaved)");
 }
 
 std::string to_string(ContextBits bits) {
   return bits == ContextBits::kInterleaved ? "interleaved" : "consecutive";
+}
+
+std::map<std::string, unsigned> context_lanes(const ContextFlavour& flavour, ContextBits bits) {
+  std::map<std::string, unsigned> lanes;
+  if (bits != ContextBits::kInterleaved) return lanes;
+  if (flavour.depth > 1) lanes["C"] = flavour.depth;
+  if (flavour.heap_depth > 1) lanes["HC"] = flavour.heap_depth;
+  return lanes;
 }
 
 ContextBits default_context_bits(const ContextFlavour& flavour) {

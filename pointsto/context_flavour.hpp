@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 namespace refract::pointsto {
@@ -47,6 +48,10 @@ enum class ContextBits { kConsecutive, kInterleaved };
 // "consecutive" or "interleaved"; InputError naming `option` otherwise.
 ContextBits parse_context_bits(const std::string& text, const std::string& option);
 std::string to_string(ContextBits bits);
+
+// The lanes (rel::DomainSpace::set_lanes) of the domains C and HC under `bits`: each domain of
+// two or more fields, by name, when interleaved; none when consecutive.
+std::map<std::string, unsigned> context_lanes(const ContextFlavour& flavour, ContextBits bits);
 
 // The layout `refract analyze` uses when --context-bits gives none: interleaved where Merge
 // copies two or more fields one field down (K-call with K >= 3, heap contexts of depth >= 2),

@@ -8,7 +8,6 @@
 #include <optional>
 #include <set>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "bdd/var_order.hpp"
@@ -76,11 +75,11 @@ struct Space {
              {"M", kMethods},
              {"C", constructors.layout.context_size},
              {"HC", constructors.layout.heap_context_size}}) {
-      const rel::DomainId id = space.add_domain(name, size);
-      // As refract analyze lays them out under --context-bits interleaved.
-      const unsigned fields = name == "C" ? k() : name == "HC" ? h() : 1;
-      if (bits == ContextBits::kInterleaved && fields > 1) space.set_lanes(id, fields);
+      space.add_domain(name, size);
     }
+    // As refract analyze lays them out.
+    for (const auto& [name, lanes] : context_lanes(constructors.flavour, bits))
+      space.set_lanes(*space.find_domain(name), lanes);
     space.lay_out(bdd::parse_var_order("H0_I0_M0_T0_C0xC1_HC0", space.instance_names()));
   }
 
@@ -237,16 +236,16 @@ std::uint64_t merge_nodes(std::uint64_t element_count, ContextBits bits) {
   ContextConstructors constructors;
   constructors.flavour = parse_context_flavour("3-obj+2H", "--context");
   constructors.layout = context_layout(constructors.flavour, element_count, "--context");
-  for (const auto& [name, size, fields] :
-       std::vector<std::tuple<std::string, std::uint64_t, unsigned>>{
-           {"H", element_count, 1},
-           {"I", 2, 1},
-           {"M", 2, 1},
-           {"C", constructors.layout.context_size, 3},
-           {"HC", constructors.layout.heap_context_size, 2}}) {
-    const rel::DomainId id = space.add_domain(name, size);
-    if (bits == ContextBits::kInterleaved) space.set_lanes(id, fields);
+  for (const auto& [name, size] : std::vector<std::pair<std::string, std::uint64_t>>{
+           {"H", element_count},
+           {"I", 2},
+           {"M", 2},
+           {"C", constructors.layout.context_size},
+           {"HC", constructors.layout.heap_context_size}}) {
+    space.add_domain(name, size);
   }
+  for (const auto& [name, lanes] : context_lanes(constructors.flavour, bits))
+    space.set_lanes(*space.find_domain(name), lanes);
   space.lay_out(bdd::parse_var_order("I0_M0_C0xC1xHC0xH0", space.instance_names()));
   std::vector<rel::Attribute> attributes;
   for (const char* instance : {"H0", "HC0", "I0", "M0", "C0", "C1"}) {
