@@ -38,32 +38,45 @@ Bdd pairs_function(int vars) {
   return f;
 }
 
+// A table of 1,000 nodes growing 1,000 at a time: collections come often.
+ManagerSettings small_table() {
+  ManagerSettings settings;
+  settings.initial_nodes = 1000;
+  settings.cache_size = 1000;
+  settings.max_increase = 1000;
+  return settings;
+}
+
+// Pair i of pairs_function moves to variables i and pairs + i: ~2^pairs nodes, built by a
+// deep replace that collects many times on a small table.
+VarPermutation split_pairs(int pairs) {
+  std::vector<int> from, to;
+  for (int i = 0; i < pairs; ++i) {
+    from.insert(from.end(), {2 * i, 2 * i + 1});
+    to.insert(to.end(), {i, pairs + i});
+  }
+  return VarPermutation(from, to);
+}
+
+// `g` is `f` with its pairs split: as many assignments, and the split's node count.
+void expect_split_of(const Bdd& g, const Bdd& f, int pairs) {
+  std::vector<int> all(2 * pairs);
+  for (int v = 0; v < 2 * pairs; ++v) all[v] = v;
+  EXPECT_EQ(exact_count(g, all), exact_count(f, all));
+  EXPECT_GT(g.node_count(), std::uint64_t{1} << pairs);
+}
+
 TEST(CollectionTest, CollectionsInsideReplaceOnAFreshTableKeepTheManagerSound) {
   constexpr int kPairs = 12;
   constexpr int kVars = 2 * kPairs;
   for (int trial = 0; trial < 10; ++trial) {
     poison_heap_chunks(sizeof(int) * (2 * kVars + 4));
-    ManagerSettings settings;
-    settings.initial_nodes = 1000;
-    settings.cache_size = 1000;
-    settings.max_increase = 1000;  // small steps: collections come often
-    Manager manager(settings);
+    Manager manager(small_table());
     manager.add_variables(kVars);
     const Bdd f = pairs_function(kVars);
-    // Pair i moves to variables i and kPairs + i: ~2^kPairs nodes, built by a
-    // deep replace, the manager's first recursive operation, that collects
-    // many times on this table (segfaulted before the stack was zeroed).
-    std::vector<int> from, to;
-    for (int i = 0; i < kPairs; ++i) {
-      from.insert(from.end(), {2 * i, 2 * i + 1});
-      to.insert(to.end(), {i, kPairs + i});
-    }
-    const VarPermutation split(from, to);
-    const Bdd g = f.replace(split);
-    std::vector<int> all(kVars);
-    for (int v = 0; v < kVars; ++v) all[v] = v;
-    EXPECT_EQ(exact_count(g, all), exact_count(f, all));
-    EXPECT_GT(g.node_count(), std::uint64_t{1} << kPairs);
+    // The split is the manager's first recursive operation (segfaulted before the stack was
+    // zeroed).
+    expect_split_of(f.replace(split_pairs(kPairs)), f, kPairs);
     EXPECT_GT(manager.stats().garbage_collections, 0U);
   }
 }
@@ -72,48 +85,25 @@ TEST(CollectionTest, CollectionsInsideReplaceOnAFreshTableKeepTheManagerSound) {
 // goes on: the same operation without the deadline builds the whole function.
 TEST(DeadlineTest, AnOperationPastTheDeadlineStopsAtACollectionAndTheManagerGoesOn) {
   constexpr int kPairs = 12;
-  constexpr int kVars = 2 * kPairs;
-  ManagerSettings settings;
-  settings.initial_nodes = 1000;
-  settings.cache_size = 1000;
-  settings.max_increase = 1000;
-  Manager manager(settings);
-  manager.add_variables(kVars);
-  const Bdd f = pairs_function(kVars);
-  std::vector<int> from, to;
-  for (int i = 0; i < kPairs; ++i) {
-    from.insert(from.end(), {2 * i, 2 * i + 1});
-    to.insert(to.end(), {i, kPairs + i});
-  }
-  const VarPermutation split(from, to);
+  Manager manager(small_table());
+  manager.add_variables(2 * kPairs);
+  const Bdd f = pairs_function(2 * kPairs);
+  const VarPermutation split = split_pairs(kPairs);
   manager.set_deadline(std::chrono::steady_clock::now() - std::chrono::seconds(1));
   EXPECT_THROW((void)f.replace(split), DeadlinePassed);
   const std::uint64_t collections = manager.stats().garbage_collections;
   EXPECT_GT(collections, 0U);
   (void)(Bdd::variable(0) & Bdd::variable(1));  // no collection: no stop
   manager.set_deadline(std::nullopt);
-  const Bdd g = f.replace(split);
-  std::vector<int> all(kVars);
-  for (int v = 0; v < kVars; ++v) all[v] = v;
-  EXPECT_EQ(exact_count(g, all), exact_count(f, all));
-  EXPECT_GT(g.node_count(), std::uint64_t{1} << kPairs);
+  expect_split_of(f.replace(split), f, kPairs);
 }
 
 TEST(DeadlineTest, AFutureDeadlineChangesNothing) {
-  ManagerSettings settings;
-  settings.initial_nodes = 1000;
-  settings.cache_size = 1000;
-  settings.max_increase = 1000;
-  Manager manager(settings);
+  Manager manager(small_table());
   manager.add_variables(24);
   manager.set_deadline(std::chrono::steady_clock::now() + std::chrono::hours(1));
-  std::vector<int> from, to;
-  for (int i = 0; i < 12; ++i) {
-    from.insert(from.end(), {2 * i, 2 * i + 1});
-    to.insert(to.end(), {i, 12 + i});
-  }
-  EXPECT_GT(pairs_function(24).replace(VarPermutation(from, to)).node_count(),
-            std::uint64_t{1} << 12);
+  const Bdd f = pairs_function(24);
+  expect_split_of(f.replace(split_pairs(12)), f, 12);
   EXPECT_GT(manager.stats().garbage_collections, 0U);
 }
 

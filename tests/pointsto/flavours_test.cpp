@@ -216,6 +216,13 @@ TEST_P(FlavourInvariantTest, SensitiveResultsAreSubsetsOfTheInsensitiveOnes) {
   }
 }
 
+// Two runs of `flavour` agree on points-to pairs, call edges and callgraph.json.
+void expect_same_results(const Result& a, const Result& b, const std::string& flavour) {
+  EXPECT_EQ(a.points_to(), b.points_to()) << flavour;
+  EXPECT_EQ(a.call_edges(), b.call_edges()) << flavour;
+  EXPECT_EQ(read_file(a.out / "callgraph.json"), read_file(b.out / "callgraph.json")) << flavour;
+}
+
 // The variable order changes the BDDs, never the answer: each flavour under its default order
 // and under one that moves the context domains before V and F.
 TEST_P(FlavourInvariantTest, ResultsAreIdenticalUnderTwoOrders) {
@@ -226,11 +233,7 @@ TEST_P(FlavourInvariantTest, ResultsAreIdenticalUnderTwoOrders) {
     const auto reordered =
         analyze(dir, fixture, flavour, "T0xT1_Z0_M0xM1_I0xC0xC1xHC0xHC1xH0xH1_F0_V1xV0");
     ASSERT_TRUE(by_default && reordered);
-    EXPECT_EQ(by_default->points_to(), reordered->points_to()) << flavour;
-    EXPECT_EQ(by_default->call_edges(), reordered->call_edges()) << flavour;
-    EXPECT_EQ(read_file(by_default->out / "callgraph.json"),
-              read_file(reordered->out / "callgraph.json"))
-        << flavour;
+    expect_same_results(*by_default, *reordered, flavour);
   }
 }
 
@@ -242,11 +245,7 @@ TEST_P(FlavourInvariantTest, ResultsAreIdenticalUnderBothContextBitLayouts) {
     const auto consecutive = analyze(dir, fixture, flavour, "", {"--context-bits", "consecutive"});
     const auto interleaved = analyze(dir, fixture, flavour, "", {"--context-bits", "interleaved"});
     ASSERT_TRUE(consecutive && interleaved);
-    EXPECT_EQ(consecutive->points_to(), interleaved->points_to()) << flavour;
-    EXPECT_EQ(consecutive->call_edges(), interleaved->call_edges()) << flavour;
-    EXPECT_EQ(read_file(consecutive->out / "callgraph.json"),
-              read_file(interleaved->out / "callgraph.json"))
-        << flavour;
+    expect_same_results(*consecutive, *interleaved, flavour);
   }
 }
 
