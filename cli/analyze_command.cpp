@@ -156,6 +156,7 @@ struct HeapSummary {
   std::uint64_t heap_objects = 0;    // elements of H after merging
   std::uint64_t merged_sites = 0;    // exception allocation sites that became a merged object
   std::uint64_t merged_objects = 0;  // the objects they became
+  std::uint64_t context_free = 0;    // objects with the empty heap context under every flavour
   std::optional<strings::StringColoring> strings;  // with --string-merging coloring
 };
 
@@ -196,6 +197,7 @@ void write_stats(const fs::path& file, const AnalyzeArguments& args,
       << ",\n  \"heap_objects\": " << heaps.heap_objects
       << ",\n  \"merged_allocation_sites\": " << heaps.merged_sites
       << ",\n  \"merged_objects\": " << heaps.merged_objects
+      << ",\n  \"context_free_objects\": " << heaps.context_free
       << ",\n  \"string_merging\": " << json_string(heaps.strings ? "coloring" : "none");
   if (heaps.strings) {
     const strings::StringColoring& s = *heaps.strings;
@@ -273,7 +275,9 @@ int run_analyze(const AnalyzeArguments& args) {
   std::optional<frontend::FactDatabase> merged;
   if (!merge.empty()) merged = pointsto::merge_heaps(extracted, merge);
   const frontend::FactDatabase& facts = merged ? *merged : extracted;
-  const HeapSummary heaps = summarise(facts, exceptions, std::move(coloring));
+  options.context_free_heaps = pointsto::context_free_heaps(facts, exceptions);
+  HeapSummary heaps = summarise(facts, exceptions, std::move(coloring));
+  heaps.context_free = options.context_free_heaps.size();
   if (progress) {
     *progress << "[analyze] exception objects " << exception_objects_name(args.exception_objects)
               << ": " << heaps.merged_sites << " allocation sites merged into "
@@ -284,7 +288,8 @@ int run_analyze(const AnalyzeArguments& args) {
                 << heaps.strings->colors << " colors, largest clique "
                 << heaps.strings->largest_clique;
     }
-    *progress << "; " << heaps.heap_objects << " heap objects\n";
+    *progress << "; " << heaps.heap_objects << " heap objects, " << heaps.context_free
+              << " of them without heap context\n";
   }
   const double facts_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   pointsto::Analysis analysis(facts, program->extractor->invocation_positions(), options);

@@ -93,6 +93,7 @@ AnalysisResult Analysis::run() {
   result.seconds["write_facts"] = since(start);
   ContextConstructors constructors;
   constructors.flavour = flavour;
+  constructors.context_free_heaps = options_.context_free_heaps;
   if (flavour.kind == ContextKind::kCloning) {
     const auto prepass_start = Clock::now();
     constructors.cloning = number_call_paths(prepass_call_graph());

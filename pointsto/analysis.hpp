@@ -31,6 +31,9 @@ struct AnalysisOptions {
   // rules evaluated once over relations of at most this many tuples run on explicit tuples
   // (solver::EngineOptions::tuple_join_max_input); 0: BDD products only
   std::uint64_t tuple_join_max_input = solver::EngineOptions{}.tuple_join_max_input;
+  // H elements allocated with the empty heap context under every flavour
+  // (ContextConstructors::context_free_heaps, filled by heap_merging.hpp's context_free_heaps)
+  std::vector<std::uint64_t> context_free_heaps;
   double time_limit_seconds = 0;    // per solve (solver::EngineOptions); 0: none
   std::filesystem::path rules_dir;  // holds pointsto.datalog and what it includes
   std::filesystem::path work_dir;   // facts, contexts.datalog and analysis.datalog go here

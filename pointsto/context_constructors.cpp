@@ -87,6 +87,15 @@ Bdd numbered_edges(const CloningNumbering& numbering, const BitBlock& invoke,
   return parts[0];
 }
 
+// The heaps in `heaps`, over the first attribute of `r` (domain H).
+Bdd heap_set(const rel::Relation& r, const std::vector<std::uint64_t>& heaps) {
+  const rel::Attribute& heap = r.attributes()[0];
+  rel::Relation set(r.space(), "HeapSet", {{"heap", heap.domain, heap.physical}});
+  std::vector<std::vector<std::uint64_t>> tuples;
+  for (const std::uint64_t h : heaps) tuples.push_back({h});
+  return rel::bdd_from_tuples(set, std::move(tuples));
+}
+
 }  // namespace
 
 void ContextConstructors::build_record(rel::Relation& r) const {
@@ -99,8 +108,12 @@ void ContextConstructors::build_record(rel::Relation& r) const {
     r.set_bdd(hctx.equals_constant(0) & (one_context ? ctx.equals_constant(0) : Bdd::one()));
     return;
   }
-  // The heap context is the allocating context cut to the heap depth.
-  r.set_bdd(shifted_copy(hctx, flavour.heap_depth, 0, ctx, flavour.depth, layout.field_bits));
+  // The heap context is the allocating context cut to the heap depth, except for the objects
+  // that have none.
+  const Bdd from_context =
+      shifted_copy(hctx, flavour.heap_depth, 0, ctx, flavour.depth, layout.field_bits);
+  const Bdd free = heap_set(r, context_free_heaps);
+  r.set_bdd((from_context & !free) | (free & hctx.equals_constant(0)));
 }
 
 void ContextConstructors::build_merge(rel::Relation& r) const {

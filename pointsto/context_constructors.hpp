@@ -26,6 +26,9 @@ struct ContextConstructors {
   std::vector<std::pair<std::uint64_t, std::uint64_t>> heap_classes;
   // cloning: the numbered call edges of the pre-pass.
   CloningNumbering cloning;
+  // H elements whose heap context is always the empty one, whatever the flavour
+  // (context_free_heaps in heap_merging.hpp says which and why).
+  std::vector<std::uint64_t> context_free_heaps;
 
   // Each sets the BDD of an empty relation declared with the attributes above (in that
   // order); InputError naming the relation if its attributes have other domains.

@@ -62,6 +62,15 @@ HeapMerge exception_objects_by_type(const frontend::FactDatabase& facts) {
   return merge;
 }
 
+std::vector<std::uint64_t> context_free_heaps(const frontend::FactDatabase& facts,
+                                              const HeapMerge& exceptions) {
+  std::set<std::uint64_t> heaps;
+  for (const auto& t : facts.relation("StringConstant").sorted_tuples()) heaps.insert(t[0]);
+  const frontend::FactDomain& domain = facts.domain("H");
+  for (const auto& [site, object] : exceptions) heaps.insert(domain.at(object));
+  return {heaps.begin(), heaps.end()};
+}
+
 frontend::FactDatabase merge_heaps(const frontend::FactDatabase& facts, const HeapMerge& merge) {
   frontend::FactDatabase out = facts;
   if (merge.empty()) return out;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "frontend/fact_database.hpp"
 
@@ -27,6 +28,15 @@ ExceptionObjects parse_exception_objects(const std::string& text);
 // Every allocation site of the program whose type is Throwable or a subtype, merged into one
 // object per type. The JVM's own objects (`<jvm>/...`, which rules name) are left alone.
 HeapMerge exception_objects_by_type(const frontend::FactDatabase& facts);
+
+// The objects whose heap context is always the empty one, as element numbers of `facts` (the
+// facts after merge_heaps): string constants, which ldc hands out as one interned instance
+// whatever the method's context (JVMS 5.1), and the objects of `exceptions`, which already stand
+// for allocations in every context. Doop's "special objects" use a context-insensitive heap
+// abstraction for the same reason (Bravenboer and Smaragdakis, OOPSLA 2009): extra heap
+// contexts there cost more than they separate. Sorted.
+std::vector<std::uint64_t> context_free_heaps(const frontend::FactDatabase& facts,
+                                              const HeapMerge& exceptions);
 
 // The facts with the H domain renumbered after `merge`: kept elements first-seen order, each
 // merged name once (with the type of the sites it stands for), every relation over H mapped and

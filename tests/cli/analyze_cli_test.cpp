@@ -221,6 +221,27 @@ TEST(AnalyzeDumpTest, WritesTheRelationAsNames) {
             std::string::npos);
 }
 
+// Under 1-obj+1H, Circle.name() runs in the context of its receiver, and the constant it returns
+// still has heap context 0: ldc hands out one interned string whatever the context.
+TEST(AnalyzeHeapContextTest, StringConstantsHaveTheEmptyHeapContextInEveryContext) {
+  TempDir dir;
+  const fs::path out = dir.path() / "out";
+  const RunResult run = analyze_fixture(
+      dir, "dispatch", out,
+      {"--context", "1-obj+1H", "--string-merging", "none", "--dump", "VarPointsTo"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_GE(read_json(out / "stats.json").at("context_free_objects").number(), 4);  // 4 strings
+  bool in_a_receiver_context = false;
+  for (const std::string& line : lines_of(read_file(out / "VarPointsTo.tsv"))) {
+    const std::vector<std::string> f = split_tabs(line);  // ctx, var, hctx, heap
+    ASSERT_EQ(f.size(), 4u) << line;
+    if (f[3] != "\"circle\"") continue;
+    in_a_receiver_context |= f[0] != "0";
+    EXPECT_EQ(f[2], "0") << line;
+  }
+  EXPECT_TRUE(in_a_receiver_context);
+}
+
 // --dump-bdd writes bddbddb's .bdd format: `refract solve` reads it back, over the domains of
 // the analysed facts, with as many tuples as the TSV dump has lines.
 TEST(AnalyzeDumpTest, WritesTheRelationAsABddFileThatSolveReads) {

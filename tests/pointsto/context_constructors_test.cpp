@@ -26,7 +26,8 @@ using Fields = std::vector<std::uint64_t>;
 constexpr std::uint64_t kHeaps = 3;
 constexpr std::uint64_t kInvokes = 2;
 constexpr std::uint64_t kTypes = 2;
-constexpr std::uint64_t kMethods = 2;  // callees: only cloning's constructors look at them
+constexpr std::uint64_t kMethods = 2;          // callees: only cloning's constructors look at them
+constexpr std::uint64_t kContextFreeHeap = 1;  // allocated with the empty heap context
 
 Fields decode(std::uint64_t value, unsigned fields, unsigned field_bits) {
   Fields out;
@@ -68,6 +69,7 @@ struct Space {
     constructors.flavour = parse_context_flavour(flavour_text, "--context");
     constructors.layout = context_layout(constructors.flavour, element_count, "--context");
     constructors.heap_classes = {{0, 1}, {1, 0}, {2, 1}};
+    constructors.context_free_heaps = {kContextFreeHeap};
     for (const auto& [name, size] : std::vector<std::pair<std::string, std::uint64_t>>{
              {"H", kHeaps},
              {"I", kInvokes},
@@ -164,7 +166,7 @@ TEST_P(ContextConstructorsTest, MergeMatchesTheModelOfContextsAsElementLists) {
   EXPECT_EQ(s.tuples(merge), expected_merge(s));
 }
 
-TEST_P(ContextConstructorsTest, RecordKeepsTheFirstFieldsOfTheAllocatingContext) {
+TEST_P(ContextConstructorsTest, RecordKeepsTheFirstFieldsOfTheAllocatingContextOrNone) {
   const std::string flavour = GetParam().flavour;
   const ContextKind kind = parse_context_flavour(flavour, "--context").kind;
   Space s(flavour,
@@ -179,7 +181,7 @@ TEST_P(ContextConstructorsTest, RecordKeepsTheFirstFieldsOfTheAllocatingContext)
     for (std::uint64_t ctx = 0; ctx < s.constructors.layout.context_size; ++ctx) {
       const Fields fields = decode(ctx, s.k(), s.bits());
       const std::uint64_t hctx = encode(shifted(std::nullopt, fields, s.h()), s.bits());
-      expected.insert({heap, ctx, hctx});
+      expected.insert({heap, ctx, heap == kContextFreeHeap ? 0 : hctx});
     }
   }
   EXPECT_EQ(s.tuples(record), expected);

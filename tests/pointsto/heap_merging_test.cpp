@@ -94,6 +94,21 @@ TEST(HeapMergingTest, ExceptionSitesBecomeOneObjectPerType) {
   EXPECT_EQ(merged.domain("V").names(), facts.domain("V").names());
 }
 
+TEST(HeapMergingTest, StringConstantsAndMergedExceptionObjectsHaveNoHeapContext) {
+  FactDatabase facts = small_program();
+  facts.add_relation("StringConstant", {{"heap", "H"}}, "").add({1});
+  const HeapMerge merge = exception_objects_by_type(facts);
+  const FactDatabase merged = merge_heaps(facts, merge);
+  std::vector<std::string> names;
+  for (const std::uint64_t h : context_free_heaps(merged, merge))
+    names.push_back(merged.domain("H").names()[h]);
+  // Not the plain object, nor the JVM's own exception (not merged).
+  EXPECT_EQ(names, (std::vector<std::string>{"<exception java.io.IOException>", "\"text\"",
+                                             "<exception java.io.EOFException>"}));
+  // Exception objects per site are objects like any other.
+  EXPECT_EQ(context_free_heaps(facts, {}), (std::vector<std::uint64_t>{1}));
+}
+
 TEST(HeapMergingTest, NoMergeLeavesTheFactsAsTheyAre) {
   const FactDatabase facts = small_program();
   const FactDatabase same = merge_heaps(facts, {});
