@@ -20,6 +20,7 @@
 #include "relations/tuple_io.hpp"
 #include "solver/instance_layout.hpp"
 #include "solver/rule_plan.hpp"
+#include "solver/step_timer.hpp"
 #include "solver/stratify.hpp"
 #include "solver/tuple_rule.hpp"
 
@@ -46,25 +47,6 @@ class ScopedSeconds {
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
-
-// Adds the time of each step of one rule evaluation to RuleProfile::step_seconds; next() closes
-// a step (a step the loop leaves early keeps what it had).
-class StepTimer {
- public:
-  StepTimer(RuleProfile& profile, std::size_t steps) : profile_(profile), start_(Clock::now()) {
-    if (profile_.step_seconds.size() < steps) profile_.step_seconds.resize(steps, 0.0);
-  }
-  void next() {
-    const auto now = Clock::now();
-    profile_.step_seconds[step_++] += std::chrono::duration<double>(now - start_).count();
-    start_ = now;
-  }
-
- private:
-  RuleProfile& profile_;
-  std::size_t step_ = 0;
-  Clock::time_point start_;
-};
 
 // The manager's deadline (bdd::Manager::set_deadline) for the lifetime of the scope.
 class DeadlineScope {
@@ -723,7 +705,7 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
     see_all(rule);
     const Bdd result = run_rule(rule, [&] {
       Bdd acc = Bdd::one();
-      StepTimer timer(profiles[rule], plan.steps.size());
+      StepTimer timer(profiles[rule].step_seconds, plan.steps.size());
       for (std::size_t s = 0; s < plan.steps.size() && !acc.is_zero(); timer.next(), ++s) {
         acc = apply_step(plan.steps[s], acc, rs.values[s]);
         if (rs.keep[s]) rs.prefixes[s] = acc;
@@ -769,7 +751,7 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
     return run_rule(rule, [&] {
       Bdd acc_delta = Bdd::zero();  // dP_{k-1}(t)
       Bdd old_prefix = Bdd::one();  // P_{k-1}(t-1); P_0 = true
-      StepTimer timer(profiles[rule], plan.steps.size());
+      StepTimer timer(profiles[rule].step_seconds, plan.steps.size());
       for (std::size_t s = 0; s < plan.steps.size(); timer.next(), ++s) {
         const PlanStep& step = plan.steps[s];
         Bdd step_delta;
