@@ -32,8 +32,8 @@ HeapMerge exception_objects_by_type(const frontend::FactDatabase& facts);
 // The objects whose heap context is always the empty one, as element numbers of `facts` (the
 // facts after merge_heaps): string constants, which ldc hands out as one interned instance
 // whatever the method's context (JVMS 5.1), and the objects of `exceptions`, which already stand
-// for allocations in every context. Doop's "special objects" use a context-insensitive heap
-// abstraction for the same reason (Bravenboer and Smaragdakis, OOPSLA 2009): extra heap
+// for allocations in every context. Doop's rules (Bravenboer and Smaragdakis) give some common
+// "special objects" a context-insensitive heap abstraction for the same reason: extra heap
 // contexts there cost more than they separate. Sorted.
 std::vector<std::uint64_t> context_free_heaps(const frontend::FactDatabase& facts,
                                               const HeapMerge& exceptions);
