@@ -12,6 +12,7 @@
 extern "C" void bdd_operator_reset(void);
 extern "C" jmp_buf bddexception;
 extern "C" int* bddrefstack;
+extern "C" long int bddproduced;  // new nodes since bdd_init (kernel.c)
 
 namespace refract::bdd {
 
@@ -210,6 +211,7 @@ ManagerStats Manager::stats() const {
   out.peak_live_nodes =
       std::max(out.peak_live_nodes, out.peak_used_nodes == 0 ? 0 : out.peak_live_nodes);
   out.variables = static_cast<std::uint64_t>(bdd_varnum());
+  out.nodes_produced = static_cast<std::uint64_t>(bddproduced);
   for (const TimedKind& k : g_operation_times)
     out.operation_times.push_back({k.name, k.calls, k.seconds});
   return out;

@@ -192,6 +192,7 @@ void write_stats(const fs::path& file, const AnalyzeArguments& args,
       << ",\n  \"peak_bdd_nodes\": " << r.bdd.peak_used_nodes
       << ",\n  \"peak_live_bdd_nodes\": " << r.bdd.peak_live_nodes
       << ",\n  \"garbage_collections\": " << r.bdd.garbage_collections
+      << ",\n  \"bdd_nodes_produced\": " << r.bdd.nodes_produced
       << ",\n  \"contexts\": " << r.contexts << ",\n  \"exception_objects\": "
       << json_string(exception_objects_name(args.exception_objects))
       << ",\n  \"heap_objects\": " << heaps.heap_objects

@@ -50,6 +50,19 @@ TEST(ManagerTest, OperationsAreTimedByKindOnlyWhenAsked) {
   EXPECT_EQ(calls, (std::map<std::string, std::uint64_t>{{"and", 2}, {"or", 1}}));
 }
 
+// Only nodes new to the unique table count: the same conjunction again makes none.
+TEST(ManagerTest, CountsTheNodesItProduces) {
+  Manager manager(ManagerSettings{});
+  manager.add_variables(4);
+  const Bdd a = Bdd::variable(0), b = Bdd::variable(1);
+  const std::uint64_t before = manager.stats().nodes_produced;
+  const Bdd both = a & b;  // one node: x0 ? x1 : false, over the existing node of x1
+  EXPECT_EQ(manager.stats().nodes_produced, before + 1);
+  const Bdd again = Bdd::variable(1) & Bdd::variable(0);
+  EXPECT_EQ(again, both);
+  EXPECT_EQ(manager.stats().nodes_produced, before + 1);
+}
+
 TEST(ManagerTest, NodeTableExhaustionThrowsInsteadOfExiting) {
   ManagerSettings settings;
   settings.initial_nodes = 2000;
