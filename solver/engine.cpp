@@ -587,7 +587,8 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
   // of r with the value read: on antlr insens deltas took 4.9 s as xors, 2.9 s so (2.5 s with
   // every version logged, but then the 42 inner steps of the bddbddb preset's assign rule cost
   // 13% more in all; with 4 or 16 the preset is unchanged). A delta is found once per version
-  // for all the rules that read r there (on antlr about 20 rules read VarPointsTo).
+  // for all the rules that read r there (on antlr about 20 rules read VarPointsTo). Pieces
+  // every reader has seen are dropped, so a long log holds about one sweep's additions.
   struct Read {
     std::uint64_t version = 0;
     Bdd value;
@@ -596,10 +597,22 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
   std::map<std::size_t, std::deque<Bdd>> pieces;                     // r -> new tuples per version
   std::map<std::size_t, std::map<std::size_t, Read>> seen;           // rule -> r -> what it read
   std::map<std::size_t, std::map<std::uint64_t, Bdd>> known_deltas;  // r -> since version -> delta
+  // Drops the pieces that every rule reading r has seen: the log then holds about one sweep of
+  // additions, however many versions it may keep.
+  auto prune = [&](std::size_t r) {
+    std::uint64_t oldest = version[r];
+    for (const auto& [reader, reads] : seen)
+      if (const auto read = reads.find(r); read != reads.end())
+        oldest = std::min(oldest, read->second.version);
+    std::deque<Bdd>& log = pieces[r];
+    while (log.size() > version[r] - oldest) log.pop_front();
+  };
   auto see_all = [&](std::size_t rule) {
     for (const PlanStep& step : plans[rule].steps)
-      if (const AtomStep* atom = member_step(step))
+      if (const AtomStep* atom = member_step(step)) {
         seen[rule][atom->relation] = {version[atom->relation], full[atom->relation]};
+        prune(atom->relation);
+      }
   };
   auto delta_since = [&](std::size_t r, const Read& read) {
     const auto known = known_deltas[r].find(read.version);
