@@ -109,6 +109,7 @@ struct Engine::State {
   std::optional<KeyedIndex> index_static_side(const RulePlan& plan,
                                               const std::vector<std::string>& indexed,
                                               const std::vector<std::string>& other,
+                                              const std::vector<rel::PhysicalId>& other_dropped,
                                               const Bdd& value) const;
   void count_profiles();
   EvaluationError rule_exhausted(std::size_t rule, const bdd::NodeTableExhausted& e) const;
@@ -281,12 +282,14 @@ void Engine::State::plan_rules(const std::vector<Stratum>& strata) {
   }
 }
 
+// The relation itself is the atom's value: nothing to select, drop (now) or rename.
 bool Engine::State::is_identity(const AtomStep& step) {
-  return step.select.is_one() && step.drop.is_one() && !step.rename;
+  return step.select.is_one() && (step.drop.is_one() || step.drop_in_join) && !step.rename;
 }
 
 Bdd Engine::State::prepare_atom(const AtomStep& step, const Bdd& contents) const {
   if (is_identity(step)) return contents;
+  if (step.drop_in_join) return contents & step.select;
   Bdd value = contents.and_exists(step.select, step.drop);
   if (!step.rename) return value;
   if (!step.rename_keeps_order) {
@@ -475,11 +478,12 @@ std::optional<Bdd> Engine::State::run_rule_on_tuples(std::size_t rule) {
 // `value` (over the variables `indexed`, the static side of a join) indexed by the variables
 // it shares with `other` (the side that changes), when the order puts all of some other
 // variable of `indexed` above them: only then does the product walk the static side whatever
-// the other holds (solver/keyed_index.hpp).
-std::optional<KeyedIndex> Engine::State::index_static_side(const RulePlan& plan,
-                                                           const std::vector<std::string>& indexed,
-                                                           const std::vector<std::string>& other,
-                                                           const Bdd& value) const {
+// the other holds (solver/keyed_index.hpp). `other_dropped`: instances the other side still
+// holds though no variable is on them (AtomStep::drop_in_join).
+std::optional<KeyedIndex> Engine::State::index_static_side(
+    const RulePlan& plan, const std::vector<std::string>& indexed,
+    const std::vector<std::string>& other, const std::vector<rel::PhysicalId>& other_dropped,
+    const Bdd& value) const {
   auto in = [](const std::vector<std::string>& vars, const std::string& v) {
     return std::find(vars.begin(), vars.end(), v) != vars.end();
   };
@@ -502,6 +506,7 @@ std::optional<KeyedIndex> Engine::State::index_static_side(const RulePlan& plan,
     return std::nullopt;
   for (const std::string& v : other)
     if (!in(indexed, v)) other_only.push_back(plan.instance_of.at(v));
+  other_only.insert(other_only.end(), other_dropped.begin(), other_dropped.end());
   return KeyedIndex::index(*space, value, instances, keys, other_only, options.keyed_limits);
 }
 
@@ -744,10 +749,15 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
     if (prefix && rs.use_full[s]) return std::nullopt;  // the prefix still changes
     if (!rs.indexed[s]) {
       rs.indexed[s] = true;
-      rs.keyed[s] = prefix ? index_static_side(plan, plan.live_after[s - 1], plan.step_variables[s],
-                                               rs.prefixes[s - 1])
-                           : index_static_side(plan, plan.step_variables[s], plan.live_after[s - 1],
-                                               rs.values[s]);
+      if (prefix) {
+        const AtomStep& atom = std::get<AtomStep>(plan.steps[s]);
+        rs.keyed[s] = index_static_side(
+            plan, plan.live_after[s - 1], plan.step_variables[s],
+            atom.drop_in_join ? atom.dropped : std::vector<rel::PhysicalId>{}, rs.prefixes[s - 1]);
+      } else {
+        rs.keyed[s] = index_static_side(plan, plan.step_variables[s], plan.live_after[s - 1], {},
+                                        rs.values[s]);
+      }
     }
     if (!rs.keyed[s]) return std::nullopt;
     std::optional<Bdd> restricted = rs.keyed[s]->restrict_to(changing);

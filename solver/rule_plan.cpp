@@ -265,6 +265,18 @@ class RulePlanner {
     return space_.variable_set(ids);
   }
 
+  // See AtomStep::drop_in_join. Only stratum atoms: a static atom is prepared once.
+  bool drops_in_join(const RulePlan& plan, std::size_t s, const AtomStep& step) const {
+    if (step.negated || step.rename || step.dropped.empty()) return false;
+    if (recursive_.count(step.relation) == 0) return false;
+    if (s == 0) return true;
+    for (const std::string& v : plan.live_after[s - 1])
+      if (std::find(step.dropped.begin(), step.dropped.end(), *variables_.at(v).instance) !=
+          step.dropped.end())
+        return false;
+    return true;
+  }
+
   AtomStep atom_step(const Atom& atom) const {
     AtomStep step;
     step.relation = relation_index(atom);
@@ -320,6 +332,7 @@ class RulePlanner {
     }
     step.select = select;
     step.drop = space_.variable_set(drop);
+    step.dropped = drop;
     if (!from.empty()) step.rename = std::make_shared<bdd::VarPermutation>(from, to);
     // BuDDy renames cheaply only when the variables keep their relative order.
     std::vector<std::pair<int, int>> mapped;
@@ -465,6 +478,10 @@ class RulePlanner {
       if (const Atom* atom = std::get_if<Atom>(&literal)) {
         AtomStep step = atom_step(*atom);
         step.quantify_after = variable_set(dying);
+        if (drops_in_join(plan, s, step)) {
+          step.drop_in_join = true;
+          step.quantify_after = step.quantify_after & step.drop;  // the union of two sets
+        }
         plan.steps.emplace_back(std::move(step));
       } else {
         ConstraintStep step = constraint_step(std::get<Comparison>(literal));
