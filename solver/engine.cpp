@@ -98,7 +98,9 @@ struct Engine::State {
   void plan_rules(const std::vector<Stratum>& strata);
   void evaluate_stratum(const Stratum& stratum, std::size_t number, std::size_t total);
   static bool is_identity(const AtomStep& step);
-  Bdd prepare_atom(const AtomStep& step, const Bdd& contents) const;
+  Bdd prepare_atom(const AtomStep& step, const Bdd& contents, const Bdd& filter = Bdd::one()) const;
+  Bdd semijoin_filter(const RulePlan& plan, std::size_t s, const std::vector<Bdd>& values,
+                      const std::set<std::size_t>& members) const;
   std::optional<Bdd> rename_by_tuples(const AtomStep& step, const Bdd& value) const;
   Bdd apply_step(const PlanStep& step, const Bdd& acc, const Bdd& value) const;
   Bdd finish_head(const RulePlan& plan, Bdd acc) const;
@@ -278,6 +280,11 @@ void Engine::State::plan_rules(const std::vector<Stratum>& strata) {
     profile.rule_text = rule.text;
     profile.where = rule.where;
     profile.step_literals = plans.back().body_literals;
+    profile.variable_instances = plans.back().variable_instances;
+    for (std::size_t s = 0; s < plans.back().steps.size(); ++s)
+      if (const AtomStep* atom = std::get_if<AtomStep>(&plans.back().steps[s]);
+          atom && atom->rename)
+        profile.renamed_steps.push_back(s);
     profiles.push_back(std::move(profile));
   }
 }
@@ -287,15 +294,54 @@ bool Engine::State::is_identity(const AtomStep& step) {
   return step.select.is_one() && (step.drop.is_one() || step.drop_in_join) && !step.rename;
 }
 
-Bdd Engine::State::prepare_atom(const AtomStep& step, const Bdd& contents) const {
+Bdd Engine::State::prepare_atom(const AtomStep& step, const Bdd& contents,
+                                const Bdd& filter) const {
   if (is_identity(step)) return contents;
   if (step.drop_in_join) return contents & step.select;
-  Bdd value = contents.and_exists(step.select, step.drop);
+  Bdd value = contents.and_exists(filter.is_one() ? step.select : step.select & filter, step.drop);
   if (!step.rename) return value;
   if (!step.rename_keeps_order) {
     if (std::optional<Bdd> rebuilt = rename_by_tuples(step, value)) return *rebuilt;
   }
   return value.replace(*step.rename);
+}
+
+// For a renamed stratum atom at step s: the values its kept variables take in the static atoms
+// of the rule, on the atom's own instances. Each new delta is cut down to them before the
+// rename, which then copies only the tuples the join can use: VarPointsTo(cc, r, hc, h) in a
+// return rule keeps only return variables (ReturnVar(m, r)), a few per cent of each delta.
+// one() when no static atom shares a variable with it.
+Bdd Engine::State::semijoin_filter(const RulePlan& plan, std::size_t s,
+                                   const std::vector<Bdd>& values,
+                                   const std::set<std::size_t>& members) const {
+  const auto& atom = std::get<AtomStep>(plan.steps[s]);
+  const std::vector<std::string>& kept = plan.step_variables[s];
+  Bdd filter = Bdd::one();
+  for (std::size_t other = 0; other < plan.steps.size(); ++other) {
+    const AtomStep* side = std::get_if<AtomStep>(&plan.steps[other]);
+    if (side == nullptr || side->negated || members.count(side->relation) != 0) continue;
+    std::vector<rel::PhysicalId> not_shared;
+    bool shares = false;
+    for (const std::string& v : plan.step_variables[other]) {
+      if (std::find(kept.begin(), kept.end(), v) != kept.end()) {
+        shares = true;
+      } else {
+        not_shared.push_back(plan.instance_of.at(v));
+      }
+    }
+    if (shares) filter &= values[other].exists(space->variable_set(not_shared));
+  }
+  if (filter.is_one()) return filter;
+  std::vector<int> from, to;  // the rule's instances back to the atom's
+  for (const auto& [source, target] : atom.moves) {
+    if (source == target) continue;
+    const auto& src = space->physical(target).block.vars;
+    const auto& dst = space->physical(source).block.vars;
+    from.insert(from.end(), src.begin(), src.end());
+    to.insert(to.end(), dst.begin(), dst.end());
+  }
+  if (from.empty()) return filter;
+  return filter.replace(bdd::VarPermutation(from, to));
 }
 
 // A rename that reorders variables (e.g. swapping the columns of assign(V0,
@@ -369,6 +415,9 @@ Bdd Engine::State::run_rule(std::size_t rule, const std::function<Bdd()>& evalua
   check_time_limit(rule);
   RuleProfile& profile = profiles[rule];
   const auto start = Clock::now();
+  const std::vector<bdd::OperationTime> operations_before =
+      options.profile ? space->manager().stats().operation_times
+                      : std::vector<bdd::OperationTime>{};
   Bdd result;
   try {
     result = evaluate();
@@ -379,6 +428,14 @@ Bdd Engine::State::run_rule(std::size_t rule, const std::function<Bdd()>& evalua
   }
   profile.seconds += seconds_since(start);
   ++profile.evaluations;
+  if (options.profile) {
+    for (const bdd::OperationTime& after : space->manager().stats().operation_times) {
+      double before = 0;
+      for (const bdd::OperationTime& op : operations_before)
+        if (op.name == after.name) before = op.seconds;
+      if (after.seconds > before) profile.operation_seconds[after.name] += after.seconds - before;
+    }
+  }
   space->manager().sample_peak();
   profile.peak_nodes = std::max(profile.peak_nodes, space->manager().stats().used_nodes);
   // Counted once, after the run: counting every evaluation would cost more
@@ -552,6 +609,7 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
     // `indexed` says it was tried.
     std::vector<std::optional<KeyedIndex>> keyed;
     std::vector<bool> indexed;
+    std::vector<Bdd> filters;  // per renamed stratum atom: semijoin_filter, else one()
   };
   std::map<std::size_t, RuleState> state;
 
@@ -563,6 +621,7 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
     rs.use_full.assign(n, false);
     rs.keyed.assign(n, std::nullopt);
     rs.indexed.assign(n, false);
+    rs.filters.assign(n, Bdd::one());
     for (std::size_t s = 1; s < n; ++s)
       rs.use_full[s] = rs.use_full[s - 1] || member_step(plan.steps[s - 1]) != nullptr;
     bool later_member = false;
@@ -713,8 +772,18 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
     try {
       ScopedSeconds timer(overheads.preparing);
       for (std::size_t s = 0; s < plan.steps.size(); ++s) {
-        if (const AtomStep* atom = std::get_if<AtomStep>(&plan.steps[s])) {
+        if (const AtomStep* atom = std::get_if<AtomStep>(&plan.steps[s]);
+            atom != nullptr && member_step(plan.steps[s]) == nullptr) {
           rs.values[s] = prepare_atom(*atom, relations[atom->relation].bdd());
+        }
+      }
+      for (std::size_t s = 0; s < plan.steps.size(); ++s) {
+        if (const AtomStep* atom = member_step(plan.steps[s])) {
+          if (atom->rename) {
+            rs.filters[s] = semijoin_filter(plan, s, rs.values, members);
+            if (!rs.filters[s].is_one()) profiles[rule].filtered_steps.push_back(s);
+          }
+          rs.values[s] = prepare_atom(*atom, relations[atom->relation].bdd(), rs.filters[s]);
         }
       }
     } catch (const bdd::NodeTableExhausted& e) {
@@ -780,7 +849,7 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
         Bdd step_delta;
         if (const AtomStep* atom = member_step(step)) {
           if (const auto d = delta.find(atom->relation); d != delta.end()) {
-            const Bdd prepared = prepare_atom(*atom, d->second);
+            const Bdd prepared = prepare_atom(*atom, d->second, rs.filters[s]);
             // F_k(t) = F_k(t-1) u D_k: with no preparation that is the relation
             // itself (the rule has now seen all of it).
             if (rs.use_full[s]) {
@@ -851,6 +920,9 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
             it->second.prefixes[s] = acc =
                 apply_step(alternative->steps[s], acc, it->second.values[s]);
         }
+        for (std::size_t s = 0; s < alternative->steps.size(); ++s)
+          if (const AtomStep* atom = member_step(alternative->steps[s]); atom && atom->rename)
+            it->second.filters[s] = semijoin_filter(*alternative, s, it->second.values, members);
       } catch (const bdd::NodeTableExhausted& e) {
         throw rule_exhausted(rule, e);
       }

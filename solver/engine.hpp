@@ -74,6 +74,16 @@ struct RuleProfile {
   // Per step of its plan: which body literal (0-based) the step evaluates, and its time.
   std::vector<std::size_t> step_literals;
   std::vector<double> step_seconds;
+  // How the plan laid the rule out, for comparing orders: "x:V1" per variable, and the steps
+  // whose atom is renamed onto the rule's instances (a replace per delta it reads).
+  std::vector<std::string> variable_instances;
+  std::vector<std::size_t> renamed_steps;
+  // Renamed stratum atoms whose deltas are cut down to the values the rule's static atoms allow
+  // before the rename (a semijoin).
+  std::vector<std::size_t> filtered_steps;
+  // Seconds per kind of BDD operation within its evaluations ("relprod", "replace", ...):
+  // a step's time split into the renames, unions and products it did.
+  std::map<std::string, double> operation_seconds;
 };
 
 // Where the solver's time goes besides the rules' own products (RuleProfile), reported by

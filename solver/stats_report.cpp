@@ -72,7 +72,20 @@ std::string stats_json(const Program& program, const Engine& engine, const Phase
     write_list(out, p.step_literals);
     out << ", \"step_seconds\": ";
     write_list(out, p.step_seconds);
-    out << "}";
+    out << ", \"renamed_steps\": ";
+    write_list(out, p.renamed_steps);
+    out << ", \"filtered_steps\": ";
+    write_list(out, p.filtered_steps);
+    out << ", \"variable_instances\": [";
+    for (std::size_t v = 0; v < p.variable_instances.size(); ++v)
+      out << (v == 0 ? "" : ", ") << json_string(p.variable_instances[v]);
+    out << "], \"operation_seconds\": {";
+    bool first = true;
+    for (const auto& [name, seconds] : p.operation_seconds) {
+      out << (first ? "" : ", ") << json_string(name) << ": " << seconds;
+      first = false;
+    }
+    out << "}}";
   }
   out << "\n  ]\n}\n";
   return out.str();

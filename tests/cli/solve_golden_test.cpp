@@ -180,6 +180,22 @@ TEST(SolveGoldenTest, StatsToStdoutIsJsonWithRulesAndPeakNodes) {
   const std::string entry = json.substr(rule97, json.find('}', rule97) - rule97);
   EXPECT_NE(entry.find("\"step_literals\": [0, 1, 2], \"step_seconds\": ["), std::string::npos)
       << entry;
+  // How the plan laid the rule out: IE0(i, target) is renamed onto target's M1, and each rule's
+  // time is split by BDD operation.
+  EXPECT_NE(entry.find("\"renamed_steps\": [2], \"filtered_steps\": [], \"variable_instances\": "
+                       "[\"i:I0\", \"m:M0\", \"target:M1\"], \"operation_seconds\": {"),
+            std::string::npos)
+      << entry;
+  EXPECT_NE(entry.find("\"relprod\": "), std::string::npos) << entry;
+  // hP(hb, f, h) :- store(base, f, source), vP(base, hb), vP(source, h): the second vP is
+  // renamed onto V1, H1, and each of its deltas first cut down to the sources of stores.
+  const std::size_t rule122 = json.find("pointsto.datalog:122:1");
+  ASSERT_NE(rule122, std::string::npos);
+  const std::string store = json.substr(rule122, json.find('}', rule122) - rule122);
+  EXPECT_NE(store.find("\"renamed_steps\": [2], \"filtered_steps\": [2], \"variable_instances\": "
+                       "[\"base:V0\", \"f:F0\", \"h:H1\", \"hb:H0\", \"source:V1\"]"),
+            std::string::npos)
+      << store;
 }
 
 TEST(SolveGoldenTest, StatsToAFileIsWrittenThere) {
