@@ -310,11 +310,12 @@ Bdd Engine::State::prepare_atom(const AtomStep& step, const Bdd& contents,
 // of the rule, on the atom's own instances. Each new delta is cut down to them before the
 // rename, which then copies only the tuples the join can use: VarPointsTo(cc, r, hc, h) in a
 // return rule keeps only return variables (ReturnVar(m, r)), a few per cent of each delta.
-// one() when no static atom shares a variable with it.
+// one() for an atom without rename, or when no static atom shares a variable with it.
 Bdd Engine::State::semijoin_filter(const RulePlan& plan, std::size_t s,
                                    const std::vector<Bdd>& values,
                                    const std::set<std::size_t>& members) const {
   const auto& atom = std::get<AtomStep>(plan.steps[s]);
+  if (!atom.rename) return Bdd::one();
   const std::vector<std::string>& kept = plan.step_variables[s];
   Bdd filter = Bdd::one();
   for (std::size_t other = 0; other < plan.steps.size(); ++other) {
@@ -331,17 +332,7 @@ Bdd Engine::State::semijoin_filter(const RulePlan& plan, std::size_t s,
     }
     if (shares) filter &= values[other].exists(space->variable_set(not_shared));
   }
-  if (filter.is_one()) return filter;
-  std::vector<int> from, to;  // the rule's instances back to the atom's
-  for (const auto& [source, target] : atom.moves) {
-    if (source == target) continue;
-    const auto& src = space->physical(target).block.vars;
-    const auto& dst = space->physical(source).block.vars;
-    from.insert(from.end(), src.begin(), src.end());
-    to.insert(to.end(), dst.begin(), dst.end());
-  }
-  if (from.empty()) return filter;
-  return filter.replace(bdd::VarPermutation(from, to));
+  return filter.is_one() ? filter : filter.replace(*atom.rename_back);
 }
 
 // A rename that reorders variables (e.g. swapping the columns of assign(V0,
@@ -779,10 +770,8 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
       }
       for (std::size_t s = 0; s < plan.steps.size(); ++s) {
         if (const AtomStep* atom = member_step(plan.steps[s])) {
-          if (atom->rename) {
-            rs.filters[s] = semijoin_filter(plan, s, rs.values, members);
-            if (!rs.filters[s].is_one()) profiles[rule].filtered_steps.push_back(s);
-          }
+          rs.filters[s] = semijoin_filter(plan, s, rs.values, members);
+          if (!rs.filters[s].is_one()) profiles[rule].filtered_steps.push_back(s);
           rs.values[s] = prepare_atom(*atom, relations[atom->relation].bdd(), rs.filters[s]);
         }
       }
@@ -921,7 +910,7 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
                 apply_step(alternative->steps[s], acc, it->second.values[s]);
         }
         for (std::size_t s = 0; s < alternative->steps.size(); ++s)
-          if (const AtomStep* atom = member_step(alternative->steps[s]); atom && atom->rename)
+          if (member_step(alternative->steps[s]) != nullptr)
             it->second.filters[s] = semijoin_filter(*alternative, s, it->second.values, members);
       } catch (const bdd::NodeTableExhausted& e) {
         throw rule_exhausted(rule, e);

@@ -333,7 +333,10 @@ class RulePlanner {
     step.select = select;
     step.drop = space_.variable_set(drop);
     step.dropped = drop;
-    if (!from.empty()) step.rename = std::make_shared<bdd::VarPermutation>(from, to);
+    if (!from.empty()) {
+      step.rename = std::make_shared<bdd::VarPermutation>(from, to);
+      step.rename_back = std::make_shared<bdd::VarPermutation>(to, from);
+    }
     // BuDDy renames cheaply only when the variables keep their relative order.
     std::vector<std::pair<int, int>> mapped;
     for (const auto& [source, target] : step.moves) {

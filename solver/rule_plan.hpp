@@ -38,7 +38,8 @@ struct AtomStep {
   bool negated = false;
   bdd::Bdd select;  // constants and repeated variables, on the relation's instances
   bdd::Bdd drop;    // variable set quantified before renaming
-  std::shared_ptr<bdd::VarPermutation> rename;  // null when already in place
+  std::shared_ptr<bdd::VarPermutation> rename;       // null when already in place
+  std::shared_ptr<bdd::VarPermutation> rename_back;  // its inverse: the rule's instances back
   // Per kept attribute: (its instance in the relation, the rule variable's instance).
   std::vector<std::pair<rel::PhysicalId, rel::PhysicalId>> moves;
   bool rename_keeps_order = true;  // the rename keeps the relative order of all kept variables
