@@ -49,6 +49,7 @@ struct AnalyzeArguments {
   std::optional<std::string> rule_stats;
   std::string rules = REFRACT_SOURCE_RULES_DIR;
   pointsto::ExceptionObjects exception_objects = pointsto::ExceptionObjects::kPerType;
+  pointsto::StringBuilderObjects string_builders = pointsto::StringBuilderObjects::kPerType;
   bool color_strings = true;  // --string-merging coloring (default) or none
   bool quiet = false;
 };
@@ -73,6 +74,9 @@ po::options_description analyze_options() {
       "time-limit", po::value<std::string>(), kTimeLimitHelp)(
       "exception-objects", po::value<std::string>(),
       "per-type (default: one object per exception type) or per-site (one per allocation)")(
+      "string-builders", po::value<std::string>(),
+      "per-type (default: one object for all StringBuilders, one for all StringBuffers) or "
+      "per-site (one per allocation)")(
       "string-merging", po::value<std::string>(),
       "coloring (default: string constants that name no two members of one class share an "
       "object) or none (one object per constant)")("out", po::value<std::string>(),
@@ -126,6 +130,14 @@ std::optional<AnalyzeArguments> parse_arguments(int argc, char** argv) {
       throw po::error(e.what());
     }
   }
+  if (vm.count("string-builders")) {
+    try {
+      args.string_builders =
+          pointsto::parse_string_builder_objects(vm["string-builders"].as<std::string>());
+    } catch (const std::invalid_argument& e) {
+      throw po::error(e.what());
+    }
+  }
   if (vm.count("string-merging")) {
     const std::string value = vm["string-merging"].as<std::string>();
     if (value != "coloring" && value != "none") {
@@ -151,29 +163,44 @@ void write_names(std::ostream& out, const char* key, const std::vector<std::stri
   out << (names.empty() ? "]" : "\n  ]");
 }
 
+// Allocation sites merged one object per type, and the objects they became.
+struct MergedSites {
+  std::uint64_t sites = 0;
+  std::uint64_t objects = 0;
+};
+
+MergedSites count_merged(const pointsto::HeapMerge& merge) {
+  std::set<std::string> objects;
+  for (const auto& [site, object] : merge) objects.insert(object);
+  return {merge.size(), objects.size()};
+}
+
 // What the heap abstraction did before encoding.
 struct HeapSummary {
-  std::uint64_t heap_objects = 0;    // elements of H after merging
-  std::uint64_t merged_sites = 0;    // exception allocation sites that became a merged object
-  std::uint64_t merged_objects = 0;  // the objects they became
-  std::uint64_t context_free = 0;    // objects with the empty heap context under every flavour
+  std::uint64_t heap_objects = 0;  // elements of H after merging
+  MergedSites exceptions;
+  MergedSites string_builders;
+  std::uint64_t context_free = 0;  // objects with the empty heap context under every flavour
   std::optional<strings::StringColoring> strings;  // with --string-merging coloring
 };
 
 HeapSummary summarise(const frontend::FactDatabase& facts, const pointsto::HeapMerge& exceptions,
+                      const pointsto::HeapMerge& string_builders,
                       std::optional<strings::StringColoring> strings) {
   HeapSummary summary;
   summary.heap_objects = facts.domain("H").size();
-  summary.merged_sites = exceptions.size();
-  std::set<std::string> objects;
-  for (const auto& [site, object] : exceptions) objects.insert(object);
-  summary.merged_objects = objects.size();
+  summary.exceptions = count_merged(exceptions);
+  summary.string_builders = count_merged(string_builders);
   summary.strings = std::move(strings);
   return summary;
 }
 
 const char* exception_objects_name(pointsto::ExceptionObjects e) {
   return e == pointsto::ExceptionObjects::kPerType ? "per-type" : "per-site";
+}
+
+const char* string_builders_name(pointsto::StringBuilderObjects b) {
+  return b == pointsto::StringBuilderObjects::kPerType ? "per-type" : "per-site";
 }
 
 void write_stats(const fs::path& file, const AnalyzeArguments& args,
@@ -196,8 +223,11 @@ void write_stats(const fs::path& file, const AnalyzeArguments& args,
       << ",\n  \"contexts\": " << r.contexts << ",\n  \"exception_objects\": "
       << json_string(exception_objects_name(args.exception_objects))
       << ",\n  \"heap_objects\": " << heaps.heap_objects
-      << ",\n  \"merged_allocation_sites\": " << heaps.merged_sites
-      << ",\n  \"merged_objects\": " << heaps.merged_objects
+      << ",\n  \"merged_allocation_sites\": " << heaps.exceptions.sites
+      << ",\n  \"merged_objects\": " << heaps.exceptions.objects
+      << ",\n  \"string_builders\": " << json_string(string_builders_name(args.string_builders))
+      << ",\n  \"merged_string_builder_sites\": " << heaps.string_builders.sites
+      << ",\n  \"merged_string_builder_objects\": " << heaps.string_builders.objects
       << ",\n  \"context_free_objects\": " << heaps.context_free
       << ",\n  \"string_merging\": " << json_string(heaps.strings ? "coloring" : "none");
   if (heaps.strings) {
@@ -269,20 +299,29 @@ int run_analyze(const AnalyzeArguments& args) {
       args.exception_objects == pointsto::ExceptionObjects::kPerType
           ? pointsto::exception_objects_by_type(extracted)
           : pointsto::HeapMerge{};
+  const pointsto::HeapMerge string_builders =
+      args.string_builders == pointsto::StringBuilderObjects::kPerType
+          ? pointsto::string_builders_by_type(extracted)
+          : pointsto::HeapMerge{};
   std::optional<strings::StringColoring> coloring;
   if (args.color_strings) coloring = strings::color_string_constants(extracted);
-  pointsto::HeapMerge merge = exceptions;
+  // The sites of each are disjoint: exception types, builder types, string constants.
+  pointsto::HeapMerge by_type = exceptions;
+  by_type.insert(string_builders.begin(), string_builders.end());
+  pointsto::HeapMerge merge = by_type;
   if (coloring) merge.insert(coloring->merge.begin(), coloring->merge.end());
   std::optional<frontend::FactDatabase> merged;
   if (!merge.empty()) merged = pointsto::merge_heaps(extracted, merge);
   const frontend::FactDatabase& facts = merged ? *merged : extracted;
-  options.context_free_heaps = pointsto::context_free_heaps(facts, exceptions);
-  HeapSummary heaps = summarise(facts, exceptions, std::move(coloring));
+  options.context_free_heaps = pointsto::context_free_heaps(facts, by_type);
+  HeapSummary heaps = summarise(facts, exceptions, string_builders, std::move(coloring));
   heaps.context_free = options.context_free_heaps.size();
   if (progress) {
     *progress << "[analyze] exception objects " << exception_objects_name(args.exception_objects)
-              << ": " << heaps.merged_sites << " allocation sites merged into "
-              << heaps.merged_objects << " objects";
+              << ": " << heaps.exceptions.sites << " allocation sites merged into "
+              << heaps.exceptions.objects << " objects; string builders "
+              << string_builders_name(args.string_builders) << ": " << heaps.string_builders.sites
+              << " sites merged into " << heaps.string_builders.objects << " objects";
     if (heaps.strings) {
       *progress << "; string constants colored: " << heaps.strings->string_constants
                 << " constants (" << heaps.strings->kept_apart << " kept apart) in "

@@ -10,8 +10,30 @@ namespace {
 
 constexpr const char* kThrowable = "java.lang.Throwable";
 
+// Both are final classes; AbstractStringBuilder, their superclass, is abstract.
+constexpr const char* kStringBuilderTypes[] = {"java.lang.StringBuilder", "java.lang.StringBuffer"};
+
 bool is_jvm_object(const std::string& heap_name) {
   return heap_name.rfind("<jvm>/", 0) == 0;
+}
+
+// The program's allocation sites of `types` (not the JVM's own objects, which rules name), one
+// object per type: `<KIND T>`.
+HeapMerge allocations_by_type(const frontend::FactDatabase& facts,
+                              const std::set<std::uint64_t>& types, const std::string& kind) {
+  if (types.empty()) return {};
+  std::set<std::uint64_t> allocated;
+  for (const auto& t : facts.relation("Alloc").sorted_tuples()) allocated.insert(t[1]);
+  const std::vector<std::string>& heaps = facts.domain("H").names();
+  const std::vector<std::string>& type_names = facts.domain("T").names();
+  HeapMerge merge;
+  for (const auto& t : facts.relation("HeapType").sorted_tuples()) {
+    const std::uint64_t heap = t[0];
+    if (allocated.count(heap) == 0 || types.count(t[1]) == 0) continue;
+    if (is_jvm_object(heaps[heap])) continue;
+    merge[heap] = "<" + kind + " " + type_names[t[1]] + ">";
+  }
+  return merge;
 }
 
 // The relation with every H column renumbered.
@@ -49,25 +71,31 @@ HeapMerge exception_objects_by_type(const frontend::FactDatabase& facts) {
   for (const auto& t : facts.relation("SubtypeOf").sorted_tuples()) {
     if (t[1] == throwable) exception_types.insert(t[0]);
   }
-  std::set<std::uint64_t> allocated;
-  for (const auto& t : facts.relation("Alloc").sorted_tuples()) allocated.insert(t[1]);
-  const std::vector<std::string>& heaps = facts.domain("H").names();
-  HeapMerge merge;
-  for (const auto& t : facts.relation("HeapType").sorted_tuples()) {
-    const std::uint64_t heap = t[0];
-    if (allocated.count(heap) == 0 || exception_types.count(t[1]) == 0) continue;
-    if (is_jvm_object(heaps[heap])) continue;
-    merge[heap] = "<exception " + types.names()[t[1]] + ">";
+  return allocations_by_type(facts, exception_types, "exception");
+}
+
+StringBuilderObjects parse_string_builder_objects(const std::string& text) {
+  if (text == "per-type") return StringBuilderObjects::kPerType;
+  if (text == "per-site") return StringBuilderObjects::kPerSite;
+  throw std::invalid_argument("unknown --string-builders value '" + text +
+                              "' (expected per-type or per-site)");
+}
+
+HeapMerge string_builders_by_type(const frontend::FactDatabase& facts) {
+  const frontend::FactDomain& types = facts.domain("T");
+  std::set<std::uint64_t> builder_types;
+  for (const char* name : kStringBuilderTypes) {
+    if (types.contains(name)) builder_types.insert(types.at(name));
   }
-  return merge;
+  return allocations_by_type(facts, builder_types, "string builder");
 }
 
 std::vector<std::uint64_t> context_free_heaps(const frontend::FactDatabase& facts,
-                                              const HeapMerge& exceptions) {
+                                              const HeapMerge& merged_by_type) {
   std::set<std::uint64_t> heaps;
   for (const auto& t : facts.relation("StringConstant").sorted_tuples()) heaps.insert(t[0]);
   const frontend::FactDomain& domain = facts.domain("H");
-  for (const auto& [site, object] : exceptions) heaps.insert(domain.at(object));
+  for (const auto& [site, object] : merged_by_type) heaps.insert(domain.at(object));
   return {heaps.begin(), heaps.end()};
 }
 

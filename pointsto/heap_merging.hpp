@@ -29,14 +29,33 @@ ExceptionObjects parse_exception_objects(const std::string& text);
 // object per type. The JVM's own objects (`<jvm>/...`, which rules name) are left alone.
 HeapMerge exception_objects_by_type(const frontend::FactDatabase& facts);
 
+// How string builders (allocations of java.lang.StringBuilder and java.lang.StringBuffer) are
+// abstracted.
+enum class StringBuilderObjects {
+  kPerType,  // one object per type, named `<string builder T>`
+  kPerSite,  // one object per allocation site, like every other object
+};
+
+// Parses `per-type` / `per-site`; std::invalid_argument names the value otherwise.
+StringBuilderObjects parse_string_builder_objects(const std::string& text);
+
+// Every allocation site of the program whose type is StringBuilder or StringBuffer, merged into
+// one object per type; the JVM's own objects are left alone. A builder holds characters, not
+// references, but every append() returns `this`: per site, each builder reached thousands of
+// variables (37% of antlr's insensitive VarPointsTo) and, as a receiver, made contexts of its
+// own. Soot's Spark has the same switch (its `merge-stringbuffer` option: all StringBuffer
+// sites as one object).
+HeapMerge string_builders_by_type(const frontend::FactDatabase& facts);
+
 // The objects whose heap context is always the empty one, as element numbers of `facts` (the
 // facts after merge_heaps): string constants, which ldc hands out as one interned instance
-// whatever the method's context (JVMS 5.1), and the objects of `exceptions`, which already stand
-// for allocations in every context. Doop's rules (Bravenboer and Smaragdakis) give some common
-// "special objects" a context-insensitive heap abstraction for the same reason: extra heap
-// contexts there cost more than they separate. Sorted.
+// whatever the method's context (JVMS 5.1), and the objects of `merged_by_type` (exceptions,
+// string builders), which already stand for allocations in every context. Doop's rules
+// (Bravenboer and Smaragdakis) give some common "special objects" a context-insensitive heap
+// abstraction for the same reason: extra heap contexts there cost more than they separate.
+// Sorted.
 std::vector<std::uint64_t> context_free_heaps(const frontend::FactDatabase& facts,
-                                              const HeapMerge& exceptions);
+                                              const HeapMerge& merged_by_type);
 
 // The facts with the H domain renumbered after `merge`: kept elements first-seen order, each
 // merged name once (with the type of the sites it stands for), every relation over H mapped and

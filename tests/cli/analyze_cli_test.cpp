@@ -410,6 +410,7 @@ TEST(AnalyzeUsageTest, MissingRequiredOptionsAndBadNumbersAreUsageErrors) {
       with("--nodes", "many"),
       with("--cache", "-5"),
       with("--exception-objects", "per-class"),
+      with("--string-builders", "merged"),
       with("--string-merging", "greedy"),
       with("--tuple-joins", "some"),
       with("--time-limit", "0"),
@@ -437,6 +438,10 @@ TEST(AnalyzeUsageTest, AnUnknownExceptionAbstractionIsNamed) {
   expect_unknown_choice("--exception-objects", "per-class", "per-class", "per-type or per-site");
 }
 
+TEST(AnalyzeUsageTest, AnUnknownStringBuilderAbstractionIsNamed) {
+  expect_unknown_choice("--string-builders", "merged", "'merged'", "per-type or per-site");
+}
+
 TEST(AnalyzeUsageTest, AnUnknownStringMergingIsNamed) {
   expect_unknown_choice("--string-merging", "greedy", "'greedy'", "coloring or none");
 }
@@ -452,7 +457,7 @@ TEST(AnalyzeUsageTest, HelpListsTheOptions) {
   for (const char* option :
        {"--classpath", "--main", "--jdk", "--context", "--order", "--out", "--dump", "--quiet",
         "--nodes", "--cache", "--exception-objects", "--string-merging", "--tuple-joins",
-        "--time-limit", "--dump-bdd", "--context-bits"}) {
+        "--time-limit", "--dump-bdd", "--context-bits", "--string-builders"}) {
     EXPECT_NE(run.out.find(option), std::string::npos) << option;
   }
 }

@@ -29,9 +29,10 @@ const fs::path kFixtureClasses = REFRACT_FIXTURE_CLASSES;
 const fs::path kFixtureSources =
     fs::path(REFRACT_SOURCE_DIR) / "tests" / "fixtures" / "java" / "pointsto";
 
-const char* const kFixtures[] = {
-    "fields",   "arrays",  "statics", "dispatch", "casts",   "exceptions", "clinit",  "threads",
-    "finalize", "natives", "lambdas", "callsite", "objsens", "typesens",   "heapctx", "cloning"};
+const char* const kFixtures[] = {"fields",     "arrays",   "statics", "dispatch", "casts",
+                                 "exceptions", "clinit",   "threads", "finalize", "natives",
+                                 "lambdas",    "callsite", "objsens", "typesens", "heapctx",
+                                 "cloning",    "builders"};
 
 using Tuple = std::vector<std::string>;
 
@@ -282,6 +283,34 @@ TEST_P(FlavourInvariantTest, MergingExceptionObjectsByTypeOnlyRenamesThem) {
                                  << listing(minus(renamed, merged_pts));
 }
 
+// --string-builders per-type (the default) only renames under insens: a builder holds no
+// reference the analysis follows, so the call graph is the per-site one, and its points-to pairs
+// are the per-site ones with each builder site replaced by its type's object.
+TEST_P(FlavourInvariantTest, MergingStringBuildersByTypeOnlyRenamesThemUnderInsens) {
+  const std::string fixture = GetParam();
+  TempDir dir;
+  const auto per_type = analyze(dir, fixture, "insens", "", {"--string-builders", "per-type"});
+  const auto per_site = analyze(dir, fixture, "insens", "", {"--string-builders", "per-site"});
+  ASSERT_TRUE(per_type && per_site);
+  EXPECT_EQ(per_type->call_edges(), per_site->call_edges());
+  EXPECT_EQ(per_type->reachable(), per_site->reachable());
+  std::set<Tuple> renamed;
+  for (Tuple t : per_site->points_to()) {
+    // A program site is `<method>/new T/n`; the JVM's own objects stay apart.
+    const std::size_t at = t[1].rfind("/new ");
+    if (t[1].rfind("<jvm>/", 0) != 0 && at != std::string::npos) {
+      const std::string type = t[1].substr(at + 5, t[1].rfind('/') - at - 5);
+      if (type == "java.lang.StringBuilder" || type == "java.lang.StringBuffer")
+        t[1] = "<string builder " + type + ">";
+    }
+    renamed.insert(t);
+  }
+  const std::set<Tuple> merged = per_type->points_to();
+  EXPECT_EQ(merged, renamed) << "merged only:\n"
+                             << listing(minus(merged, renamed)) << "renamed only:\n"
+                             << listing(minus(renamed, merged));
+}
+
 // --string-merging coloring (the default) only renames (DESIGN.md, "Strings before encoding"):
 // insensitive points-to pairs are the unmerged ones with each constant replaced by the object
 // of its color (string-colors.tsv), and the call graph is the same, also under an object-
@@ -325,6 +354,37 @@ TEST(ExceptionObjectsTest, PerTypeHasOneObjectPerExceptionTypeAndPerSiteOnePerAl
       {e1, "<pointsto.exceptions.Main: void thrower()>/new pointsto.exceptions.AppException/0"}));
   const std::string stats = read_file(per_type->out / "stats.json");
   EXPECT_NE(stats.find("\"exception_objects\": \"per-type\""), std::string::npos) << stats;
+}
+
+// What the merge is for: one object stands for every StringBuilder, one for every StringBuffer,
+// with no heap context under any flavour; stats.json says so.
+TEST(StringBuilderObjectsTest, PerTypeHasOneObjectPerBuilderTypeAndPerSiteOnePerAllocation) {
+  TempDir dir;
+  const std::string main = "<pointsto.builders.Main: void main(java.lang.String[])>";
+  for (const char* flavour : {"insens", "1-call+1H"}) {
+    const auto per_type = analyze(dir, "builders", flavour);  // the default
+    ASSERT_TRUE(per_type);
+    const std::set<Tuple> pts = per_type->points_to();
+    for (const char* var : {"/first", "/second", "/either"}) {
+      EXPECT_TRUE(pts.count({main + var, "<string builder java.lang.StringBuilder>"}))
+          << var << " under " << flavour;
+    }
+    EXPECT_TRUE(pts.count({main + "/back", "<string builder java.lang.StringBuffer>"})) << flavour;
+    const std::string stats = read_file(per_type->out / "stats.json");
+    // The small JDK's own classes (Thread, System, ...) have builder sites too.
+    for (const char* key :
+         {"\"string_builders\": \"per-type\"", "\"merged_string_builder_objects\": 2"}) {
+      EXPECT_NE(stats.find(key), std::string::npos) << key << " in " << stats;
+    }
+  }
+  const auto per_site = analyze(dir, "builders", "insens", "", {"--string-builders", "per-site"});
+  ASSERT_TRUE(per_site);
+  EXPECT_TRUE(
+      per_site->points_to().count({main + "/either", main + "/new java.lang.StringBuilder/1"}));
+  EXPECT_FALSE(
+      per_site->points_to().count({main + "/either", main + "/new java.lang.StringBuilder/0"}));
+  EXPECT_NE(read_file(per_site->out / "stats.json").find("\"merged_string_builder_sites\": 0"),
+            std::string::npos);
 }
 
 // Coloring is the default; stats.json says which ran and what it did, string-colors.tsv what

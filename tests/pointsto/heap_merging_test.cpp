@@ -1,5 +1,6 @@
 // The heap abstraction applied before encoding (pointsto/heap_merging.hpp): which allocation
-// sites --exception-objects per-type merges, and the renumbering of every relation over H.
+// sites --exception-objects per-type and --string-builders per-type merge, and the renumbering
+// of every relation over H.
 #include "pointsto/heap_merging.hpp"
 
 #include <gtest/gtest.h>
@@ -107,6 +108,68 @@ TEST(HeapMergingTest, StringConstantsAndMergedExceptionObjectsHaveNoHeapContext)
                                              "<exception java.io.EOFException>"}));
   // Exception objects per site are objects like any other.
   EXPECT_EQ(context_free_heaps(facts, {}), (std::vector<std::uint64_t>{1}));
+}
+
+// Two StringBuilder sites, a StringBuffer site, the JVM's own StringBuilder and a plain object.
+FactDatabase program_with_builders() {
+  FactDatabase facts;
+  auto& types = facts.add_domain("T", "types");
+  for (const char* t : {"java.lang.Object", "java.lang.StringBuilder", "java.lang.StringBuffer"})
+    types.intern(t);
+  auto& heaps = facts.add_domain("H", "heaps");
+  for (const char* h :
+       {"<A: void f()>/new java.lang.StringBuilder/0", "<A: void f()>/new java.lang.Object/0",
+        "<A: void g()>/new java.lang.StringBuilder/0", "<A: void g()>/new java.lang.StringBuffer/0",
+        "<jvm>/new java.lang.StringBuilder/0"}) {
+    heaps.intern(h);
+  }
+  auto& vars = facts.add_domain("V", "vars");
+  for (const char* v : {"a", "b", "c", "d", "e"}) vars.intern(v);
+  auto& heap_type = facts.add_relation("HeapType", {{"heap", "H"}, {"type", "T"}}, "");
+  for (const auto& [h, t] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{
+           {0, 1}, {1, 0}, {2, 1}, {3, 2}, {4, 1}}) {
+    heap_type.add({h, t});
+  }
+  auto& alloc = facts.add_relation("Alloc", {{"var", "V"}, {"heap", "H"}}, "");
+  for (std::uint64_t h = 0; h < 5; ++h) alloc.add({h, h});
+  facts.add_relation("StringConstant", {{"heap", "H"}}, "");
+  return facts;
+}
+
+TEST(HeapMergingTest, StringBuilderSitesBecomeOneObjectPerTypeWithoutHeapContext) {
+  const FactDatabase facts = program_with_builders();
+  const HeapMerge merge = string_builders_by_type(facts);
+  // The program's builder sites; not the Object, nor the JVM's own builder.
+  EXPECT_EQ(merge, (HeapMerge{{0, "<string builder java.lang.StringBuilder>"},
+                              {2, "<string builder java.lang.StringBuilder>"},
+                              {3, "<string builder java.lang.StringBuffer>"}}));
+  const FactDatabase merged = merge_heaps(facts, merge);
+  EXPECT_EQ(named(merged, "Alloc"),
+            (std::vector<std::string>{"a | <string builder java.lang.StringBuilder>",
+                                      "b | <A: void f()>/new java.lang.Object/0",
+                                      "c | <string builder java.lang.StringBuilder>",
+                                      "d | <string builder java.lang.StringBuffer>",
+                                      "e | <jvm>/new java.lang.StringBuilder/0"}));
+  std::vector<std::string> context_free;
+  for (const std::uint64_t h : context_free_heaps(merged, merge))
+    context_free.push_back(merged.domain("H").names()[h]);
+  EXPECT_EQ(context_free, (std::vector<std::string>{"<string builder java.lang.StringBuilder>",
+                                                    "<string builder java.lang.StringBuffer>"}));
+}
+
+TEST(HeapMergingTest, AProgramWithoutBuildersMergesNoBuilder) {
+  EXPECT_TRUE(string_builders_by_type(small_program()).empty());
+}
+
+TEST(HeapMergingTest, StringBuilderObjectsValuesAreParsedOrNamed) {
+  EXPECT_EQ(parse_string_builder_objects("per-type"), StringBuilderObjects::kPerType);
+  EXPECT_EQ(parse_string_builder_objects("per-site"), StringBuilderObjects::kPerSite);
+  try {
+    parse_string_builder_objects("merged");
+    FAIL() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("'merged'"), std::string::npos);
+  }
 }
 
 TEST(HeapMergingTest, NoMergeLeavesTheFactsAsTheyAre) {
