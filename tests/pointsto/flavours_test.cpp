@@ -357,7 +357,8 @@ TEST(ExceptionObjectsTest, PerTypeHasOneObjectPerExceptionTypeAndPerSiteOnePerAl
 }
 
 // What the merge is for: one object stands for every StringBuilder, one for every StringBuffer,
-// with no heap context under any flavour; stats.json says so.
+// under a flavour with heap contexts too (that they get none is heap_merging_test's and
+// context_constructors_test's); stats.json says which abstraction ran.
 TEST(StringBuilderObjectsTest, PerTypeHasOneObjectPerBuilderTypeAndPerSiteOnePerAllocation) {
   TempDir dir;
   const std::string main = "<pointsto.builders.Main: void main(java.lang.String[])>";
