@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -250,65 +251,72 @@ TEST_P(FlavourInvariantTest, ResultsAreIdenticalUnderBothContextBitLayouts) {
   }
 }
 
+// The type T of a program allocation site `<method>/new T/n`; nullopt for every other object,
+// the JVM's own (`<jvm>/...`) included, which no per-type merge touches.
+std::optional<std::string> program_site_type(const std::string& heap) {
+  const std::size_t at = heap.rfind("/new ");
+  if (heap.rfind("<jvm>/", 0) == 0 || at == std::string::npos) return std::nullopt;
+  return heap.substr(at + 5, heap.rfind('/') - at - 5);
+}
+
+// The object a per-type merge makes of the sites of `type`, or nullopt where it keeps them;
+// `merged_heaps` are the objects the merged run's points-to pairs hold.
+using MergedObject = std::function<std::optional<std::string>(
+    const std::string& type, const std::set<std::string>& merged_heaps)>;
+
+// Analyses `fixture` insensitively with `option` per-type and per-site: the call graph is the
+// same, and the per-type points-to pairs are the per-site ones with each program site renamed
+// to `merged_object` of its type.
+void expect_per_type_only_renames(const std::string& fixture, const std::string& option,
+                                  const MergedObject& merged_object) {
+  TempDir dir;
+  const auto per_type = analyze(dir, fixture, "insens", "", {option, "per-type"});
+  const auto per_site = analyze(dir, fixture, "insens", "", {option, "per-site"});
+  ASSERT_TRUE(per_type && per_site);
+  EXPECT_EQ(per_type->call_edges(), per_site->call_edges());
+  EXPECT_EQ(per_type->reachable(), per_site->reachable());
+  const std::set<Tuple> merged = per_type->points_to();
+  std::set<std::string> merged_heaps;
+  for (const Tuple& t : merged) merged_heaps.insert(t[1]);
+  std::set<Tuple> renamed;
+  for (Tuple t : per_site->points_to()) {
+    if (const std::optional<std::string> type = program_site_type(t[1])) {
+      if (std::optional<std::string> object = merged_object(*type, merged_heaps))
+        t[1] = std::move(*object);
+    }
+    renamed.insert(t);
+  }
+  EXPECT_EQ(merged, renamed) << "merged only:\n"
+                             << listing(minus(merged, renamed)) << "renamed only:\n"
+                             << listing(minus(renamed, merged));
+}
+
 // --exception-objects per-type (the default) only renames: the call graph is the per-site one,
 // and its points-to pairs are the per-site ones with each exception site replaced by its type's
 // object.
 TEST_P(FlavourInvariantTest, MergingExceptionObjectsByTypeOnlyRenamesThem) {
-  const std::string fixture = GetParam();
-  TempDir dir;
-  const auto per_type = analyze(dir, fixture, "insens", "", {"--exception-objects", "per-type"});
-  const auto per_site = analyze(dir, fixture, "insens", "", {"--exception-objects", "per-site"});
-  ASSERT_TRUE(per_type && per_site);
-  EXPECT_EQ(per_type->call_edges(), per_site->call_edges());
-  EXPECT_EQ(per_type->reachable(), per_site->reachable());
-  const std::set<Tuple> merged_pts = per_type->points_to();
-  std::set<std::string> exception_types;  // T of every <exception T> the merged run has
-  for (const Tuple& t : merged_pts) {
-    if (t[1].rfind("<exception ", 0) == 0) {
-      exception_types.insert(t[1].substr(11, t[1].size() - 12));
-    }
-  }
-  std::set<Tuple> renamed;
-  for (Tuple t : per_site->points_to()) {
-    // A program site is `<method>/new T/n`; the JVM's own objects stay apart.
-    const std::size_t at = t[1].rfind("/new ");
-    if (t[1].rfind("<jvm>/", 0) != 0 && at != std::string::npos) {
-      const std::string type = t[1].substr(at + 5, t[1].rfind('/') - at - 5);
-      if (exception_types.count(type) != 0) t[1] = "<exception " + type + ">";
-    }
-    renamed.insert(t);
-  }
-  EXPECT_EQ(merged_pts, renamed) << "merged only:\n"
-                                 << listing(minus(merged_pts, renamed)) << "renamed only:\n"
-                                 << listing(minus(renamed, merged_pts));
+  expect_per_type_only_renames(
+      GetParam(), "--exception-objects",
+      [](const std::string& type,
+         const std::set<std::string>& merged_heaps) -> std::optional<std::string> {
+        // An exception type is one whose <exception T> object the merged run has.
+        std::string object = "<exception " + type + ">";
+        if (merged_heaps.count(object) == 0) return std::nullopt;
+        return object;
+      });
 }
 
 // --string-builders per-type (the default) only renames under insens: a builder holds no
 // reference the analysis follows, so the call graph is the per-site one, and its points-to pairs
 // are the per-site ones with each builder site replaced by its type's object.
 TEST_P(FlavourInvariantTest, MergingStringBuildersByTypeOnlyRenamesThemUnderInsens) {
-  const std::string fixture = GetParam();
-  TempDir dir;
-  const auto per_type = analyze(dir, fixture, "insens", "", {"--string-builders", "per-type"});
-  const auto per_site = analyze(dir, fixture, "insens", "", {"--string-builders", "per-site"});
-  ASSERT_TRUE(per_type && per_site);
-  EXPECT_EQ(per_type->call_edges(), per_site->call_edges());
-  EXPECT_EQ(per_type->reachable(), per_site->reachable());
-  std::set<Tuple> renamed;
-  for (Tuple t : per_site->points_to()) {
-    // A program site is `<method>/new T/n`; the JVM's own objects stay apart.
-    const std::size_t at = t[1].rfind("/new ");
-    if (t[1].rfind("<jvm>/", 0) != 0 && at != std::string::npos) {
-      const std::string type = t[1].substr(at + 5, t[1].rfind('/') - at - 5);
-      if (type == "java.lang.StringBuilder" || type == "java.lang.StringBuffer")
-        t[1] = "<string builder " + type + ">";
-    }
-    renamed.insert(t);
-  }
-  const std::set<Tuple> merged = per_type->points_to();
-  EXPECT_EQ(merged, renamed) << "merged only:\n"
-                             << listing(minus(merged, renamed)) << "renamed only:\n"
-                             << listing(minus(renamed, merged));
+  expect_per_type_only_renames(
+      GetParam(), "--string-builders",
+      [](const std::string& type, const std::set<std::string>&) -> std::optional<std::string> {
+        if (type != "java.lang.StringBuilder" && type != "java.lang.StringBuffer")
+          return std::nullopt;
+        return "<string builder " + type + ">";
+      });
 }
 
 // --string-merging coloring (the default) only renames (DESIGN.md, "Strings before encoding"):
