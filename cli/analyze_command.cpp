@@ -48,8 +48,8 @@ struct AnalyzeArguments {
   std::vector<std::string> bdd_dumps;
   std::optional<std::string> rule_stats;
   std::string rules = REFRACT_SOURCE_RULES_DIR;
-  pointsto::ExceptionObjects exception_objects = pointsto::ExceptionObjects::kPerType;
-  pointsto::StringBuilderObjects string_builders = pointsto::StringBuilderObjects::kPerType;
+  pointsto::SiteMerging exception_objects = pointsto::SiteMerging::kPerType;
+  pointsto::SiteMerging string_builders = pointsto::SiteMerging::kPerType;
   bool color_strings = true;  // --string-merging coloring (default) or none
   bool quiet = false;
 };
@@ -124,16 +124,16 @@ std::optional<AnalyzeArguments> parse_arguments(int argc, char** argv) {
   if (vm.count("rules")) args.rules = vm["rules"].as<std::string>();
   if (vm.count("exception-objects")) {
     try {
-      args.exception_objects =
-          pointsto::parse_exception_objects(vm["exception-objects"].as<std::string>());
+      args.exception_objects = pointsto::parse_site_merging(
+          vm["exception-objects"].as<std::string>(), "--exception-objects");
     } catch (const std::invalid_argument& e) {
       throw po::error(e.what());
     }
   }
   if (vm.count("string-builders")) {
     try {
-      args.string_builders =
-          pointsto::parse_string_builder_objects(vm["string-builders"].as<std::string>());
+      args.string_builders = pointsto::parse_site_merging(vm["string-builders"].as<std::string>(),
+                                                          "--string-builders");
     } catch (const std::invalid_argument& e) {
       throw po::error(e.what());
     }
@@ -195,14 +195,6 @@ HeapSummary summarise(const frontend::FactDatabase& facts, const pointsto::HeapM
   return summary;
 }
 
-const char* exception_objects_name(pointsto::ExceptionObjects e) {
-  return e == pointsto::ExceptionObjects::kPerType ? "per-type" : "per-site";
-}
-
-const char* string_builders_name(pointsto::StringBuilderObjects b) {
-  return b == pointsto::StringBuilderObjects::kPerType ? "per-type" : "per-site";
-}
-
 void write_stats(const fs::path& file, const AnalyzeArguments& args,
                  const pointsto::AnalysisResult& r, const frontend::FactCounts& counts,
                  const HeapSummary& heaps, double facts_seconds, double total_seconds) {
@@ -220,12 +212,12 @@ void write_stats(const fs::path& file, const AnalyzeArguments& args,
       << ",\n  \"peak_live_bdd_nodes\": " << r.bdd.peak_live_nodes
       << ",\n  \"garbage_collections\": " << r.bdd.garbage_collections
       << ",\n  \"bdd_nodes_produced\": " << r.bdd.nodes_produced
-      << ",\n  \"contexts\": " << r.contexts << ",\n  \"exception_objects\": "
-      << json_string(exception_objects_name(args.exception_objects))
+      << ",\n  \"contexts\": " << r.contexts
+      << ",\n  \"exception_objects\": " << json_string(pointsto::to_string(args.exception_objects))
       << ",\n  \"heap_objects\": " << heaps.heap_objects
       << ",\n  \"merged_allocation_sites\": " << heaps.exceptions.sites
       << ",\n  \"merged_objects\": " << heaps.exceptions.objects
-      << ",\n  \"string_builders\": " << json_string(string_builders_name(args.string_builders))
+      << ",\n  \"string_builders\": " << json_string(pointsto::to_string(args.string_builders))
       << ",\n  \"merged_string_builder_sites\": " << heaps.string_builders.sites
       << ",\n  \"merged_string_builder_objects\": " << heaps.string_builders.objects
       << ",\n  \"context_free_objects\": " << heaps.context_free
@@ -295,12 +287,11 @@ int run_analyze(const AnalyzeArguments& args) {
     std::cerr << "skipped: " << s.message << '\n';
   }
   const frontend::FactDatabase& extracted = program->extractor->facts();
-  const pointsto::HeapMerge exceptions =
-      args.exception_objects == pointsto::ExceptionObjects::kPerType
-          ? pointsto::exception_objects_by_type(extracted)
-          : pointsto::HeapMerge{};
+  const pointsto::HeapMerge exceptions = args.exception_objects == pointsto::SiteMerging::kPerType
+                                             ? pointsto::exception_objects_by_type(extracted)
+                                             : pointsto::HeapMerge{};
   const pointsto::HeapMerge string_builders =
-      args.string_builders == pointsto::StringBuilderObjects::kPerType
+      args.string_builders == pointsto::SiteMerging::kPerType
           ? pointsto::string_builders_by_type(extracted)
           : pointsto::HeapMerge{};
   std::optional<strings::StringColoring> coloring;
@@ -317,10 +308,10 @@ int run_analyze(const AnalyzeArguments& args) {
   HeapSummary heaps = summarise(facts, exceptions, string_builders, std::move(coloring));
   heaps.context_free = options.context_free_heaps.size();
   if (progress) {
-    *progress << "[analyze] exception objects " << exception_objects_name(args.exception_objects)
+    *progress << "[analyze] exception objects " << pointsto::to_string(args.exception_objects)
               << ": " << heaps.exceptions.sites << " allocation sites merged into "
               << heaps.exceptions.objects << " objects; string builders "
-              << string_builders_name(args.string_builders) << ": " << heaps.string_builders.sites
+              << pointsto::to_string(args.string_builders) << ": " << heaps.string_builders.sites
               << " sites merged into " << heaps.string_builders.objects << " objects";
     if (heaps.strings) {
       *progress << "; string constants colored: " << heaps.strings->string_constants

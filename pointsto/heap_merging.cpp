@@ -56,11 +56,15 @@ frontend::FactRelation renumbered(const frontend::FactRelation& relation,
 
 }  // namespace
 
-ExceptionObjects parse_exception_objects(const std::string& text) {
-  if (text == "per-type") return ExceptionObjects::kPerType;
-  if (text == "per-site") return ExceptionObjects::kPerSite;
-  throw std::invalid_argument("unknown --exception-objects value '" + text +
+SiteMerging parse_site_merging(const std::string& text, const std::string& option) {
+  if (text == "per-type") return SiteMerging::kPerType;
+  if (text == "per-site") return SiteMerging::kPerSite;
+  throw std::invalid_argument("unknown " + option + " value '" + text +
                               "' (expected per-type or per-site)");
+}
+
+const char* to_string(SiteMerging merging) {
+  return merging == SiteMerging::kPerType ? "per-type" : "per-site";
 }
 
 HeapMerge exception_objects_by_type(const frontend::FactDatabase& facts) {
@@ -72,13 +76,6 @@ HeapMerge exception_objects_by_type(const frontend::FactDatabase& facts) {
     if (t[1] == throwable) exception_types.insert(t[0]);
   }
   return allocations_by_type(facts, exception_types, "exception");
-}
-
-StringBuilderObjects parse_string_builder_objects(const std::string& text) {
-  if (text == "per-type") return StringBuilderObjects::kPerType;
-  if (text == "per-site") return StringBuilderObjects::kPerSite;
-  throw std::invalid_argument("unknown --string-builders value '" + text +
-                              "' (expected per-type or per-site)");
 }
 
 HeapMerge string_builders_by_type(const frontend::FactDatabase& facts) {

@@ -16,28 +16,23 @@ namespace refract::pointsto {
 // listed stay as they are.
 using HeapMerge = std::map<std::uint64_t, std::string>;
 
-// How exception objects (allocations of java.lang.Throwable and its subtypes) are abstracted.
-enum class ExceptionObjects {
-  kPerType,  // one object per exception type, named `<exception T>`
+// How the allocation sites of one kind of object (exceptions: --exception-objects; string
+// builders: --string-builders) are abstracted.
+enum class SiteMerging {
+  kPerType,  // one object per type, named `<KIND T>`
   kPerSite,  // one object per allocation site, like every other object
 };
 
-// Parses `per-type` / `per-site`; std::invalid_argument names the value otherwise.
-ExceptionObjects parse_exception_objects(const std::string& text);
+// Parses `per-type` / `per-site`, the value of `option`; std::invalid_argument names the option
+// and the value otherwise.
+SiteMerging parse_site_merging(const std::string& text, const std::string& option);
+
+// `per-type` or `per-site`.
+const char* to_string(SiteMerging merging);
 
 // Every allocation site of the program whose type is Throwable or a subtype, merged into one
 // object per type. The JVM's own objects (`<jvm>/...`, which rules name) are left alone.
 HeapMerge exception_objects_by_type(const frontend::FactDatabase& facts);
-
-// How string builders (allocations of java.lang.StringBuilder and java.lang.StringBuffer) are
-// abstracted.
-enum class StringBuilderObjects {
-  kPerType,  // one object per type, named `<string builder T>`
-  kPerSite,  // one object per allocation site, like every other object
-};
-
-// Parses `per-type` / `per-site`; std::invalid_argument names the value otherwise.
-StringBuilderObjects parse_string_builder_objects(const std::string& text);
 
 // Every allocation site of the program whose type is StringBuilder or StringBuffer, merged into
 // one object per type; the JVM's own objects are left alone. A builder holds characters, not

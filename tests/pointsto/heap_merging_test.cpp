@@ -161,17 +161,6 @@ TEST(HeapMergingTest, AProgramWithoutBuildersMergesNoBuilder) {
   EXPECT_TRUE(string_builders_by_type(small_program()).empty());
 }
 
-TEST(HeapMergingTest, StringBuilderObjectsValuesAreParsedOrNamed) {
-  EXPECT_EQ(parse_string_builder_objects("per-type"), StringBuilderObjects::kPerType);
-  EXPECT_EQ(parse_string_builder_objects("per-site"), StringBuilderObjects::kPerSite);
-  try {
-    parse_string_builder_objects("merged");
-    FAIL() << "no error";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("'merged'"), std::string::npos);
-  }
-}
-
 TEST(HeapMergingTest, NoMergeLeavesTheFactsAsTheyAre) {
   const FactDatabase facts = small_program();
   const FactDatabase same = merge_heaps(facts, {});
@@ -188,15 +177,23 @@ TEST(HeapMergingTest, AProgramWithoutThrowableMergesNothing) {
   EXPECT_TRUE(exception_objects_by_type(facts).empty());
 }
 
-TEST(HeapMergingTest, ExceptionObjectsValuesAreParsedOrNamed) {
-  EXPECT_EQ(parse_exception_objects("per-type"), ExceptionObjects::kPerType);
-  EXPECT_EQ(parse_exception_objects("per-site"), ExceptionObjects::kPerSite);
-  try {
-    parse_exception_objects("per-class");
-    FAIL() << "no error";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("per-class"), std::string::npos);
+// --exception-objects and --string-builders take the same two values.
+TEST(HeapMergingTest, SiteMergingValuesAreParsedOrNamed) {
+  for (const char* option : {"--exception-objects", "--string-builders"}) {
+    EXPECT_EQ(parse_site_merging("per-type", option), SiteMerging::kPerType);
+    EXPECT_EQ(parse_site_merging("per-site", option), SiteMerging::kPerSite);
+    for (const char* bad : {"per-class", "merged"}) {
+      try {
+        parse_site_merging(bad, option);
+        FAIL() << "no error";
+      } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find(std::string("'") + bad + "'"), std::string::npos);
+        EXPECT_NE(std::string(e.what()).find(option), std::string::npos);
+      }
+    }
   }
+  EXPECT_STREQ(to_string(SiteMerging::kPerType), "per-type");
+  EXPECT_STREQ(to_string(SiteMerging::kPerSite), "per-site");
 }
 
 }  // namespace
