@@ -64,7 +64,16 @@ void record_gc(int pre, bddGbcStat* stat) {
   }
 }
 
-void ignore_resize(int, int) {}
+std::uint64_t g_max_increase = 0;  // ManagerSettings::max_increase
+unsigned g_growth_percent = 0;     // ManagerSettings::growth_percent
+
+// After each resize the next step is max_increase or growth_percent of the new size, whichever
+// is larger (BuDDy itself grows by at most doubling, capped by its max increase).
+void set_next_growth(int, int new_size) {
+  const std::uint64_t share = static_cast<std::uint64_t>(new_size) * g_growth_percent / 100;
+  const std::uint64_t step = std::min<std::uint64_t>(std::max(g_max_increase, share), INT_MAX);
+  if (step != 0) bdd_setmaxincrease(static_cast<int>(step));
+}
 
 int to_int_setting(std::uint64_t value, const char* what) {
   if (value > static_cast<std::uint64_t>(INT_MAX)) {
@@ -139,10 +148,13 @@ Manager::Manager(const ManagerSettings& settings) {
   g_deadline.reset();
   g_deadline_tripped = false;
   bdd_gbc_hook(record_gc);
-  bdd_resize_hook(ignore_resize);
+  bdd_resize_hook(set_next_growth);
   bdd_disable_reorder();
+  g_max_increase = settings.max_increase;
+  g_growth_percent = settings.growth_percent;
   if (settings.max_increase != 0)
     bdd_setmaxincrease(to_int_setting(settings.max_increase, "max increase"));
+  set_next_growth(0, bdd_getallocnum());
   if (settings.min_free_percent != 0)
     bdd_setminfreenodes(static_cast<int>(std::min(settings.min_free_percent, 90U)));
   if (settings.max_nodes != 0) {

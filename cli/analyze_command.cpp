@@ -327,6 +327,7 @@ int run_analyze(const AnalyzeArguments& args) {
   const pointsto::AnalysisResult result = analysis.run();
 
   const fs::path out = args.out;
+  if (progress) *progress << "[analyze] writing results to " << out.string() << "\n";
   exporters::write_reachable_methods(out / "reachable-methods.txt", result.call_graph);
   exporters::write_call_edges(out / "call-edges.tsv", result.call_graph);
   exporters::write_jcg_json(out / "callgraph.json", result.call_graph);

@@ -173,6 +173,7 @@ AnalysisResult Analysis::run() {
   if (options_.rule_stats) write_rule_stats("");
 
   start = Clock::now();
+  if (options_.progress) *options_.progress << "[analyze] reading the call graph and statistics\n";
   result.order = engine_->var_order();
   result.context_bits = options_.context_bits;
   result.bdd = engine_->bdd_stats();

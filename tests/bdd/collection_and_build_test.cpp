@@ -44,6 +44,7 @@ ManagerSettings small_table() {
   settings.initial_nodes = 1000;
   settings.cache_size = 1000;
   settings.max_increase = 1000;
+  settings.growth_percent = 0;
   return settings;
 }
 
@@ -79,6 +80,25 @@ TEST(CollectionTest, CollectionsInsideReplaceOnAFreshTableKeepTheManagerSound) {
     expect_split_of(f.replace(split_pairs(kPairs)), f, kPairs);
     EXPECT_GT(manager.stats().garbage_collections, 0U);
   }
+}
+
+// The same growing function on a table that grows by a share of its size needs fewer
+// collections than on one that grows by a fixed 1,000 nodes (the hook set no step before).
+TEST(CollectionTest, ATableGrowingByAShareOfItsSizeCollectsLessOften) {
+  constexpr int kPairs = 14;
+  auto collections_with = [&](unsigned growth_percent) {
+    ManagerSettings settings = small_table();
+    settings.growth_percent = growth_percent;
+    Manager manager(settings);
+    manager.add_variables(2 * kPairs);
+    const Bdd f = pairs_function(2 * kPairs);
+    expect_split_of(f.replace(split_pairs(kPairs)), f, kPairs);
+    return manager.stats().garbage_collections;
+  };
+  const std::uint64_t fixed_steps = collections_with(0);
+  const std::uint64_t doubling = collections_with(100);
+  EXPECT_GT(doubling, 0U);
+  EXPECT_LT(2 * doubling, fixed_steps);
 }
 
 // A deadline already passed stops a long operation at its first collections, and the manager
