@@ -50,6 +50,7 @@ struct AnalyzeArguments {
   std::string rules = REFRACT_SOURCE_RULES_DIR;
   pointsto::SiteMerging exception_objects = pointsto::SiteMerging::kPerType;
   pointsto::SiteMerging string_builders = pointsto::SiteMerging::kPerType;
+  pointsto::SiteMerging primitive_arrays = pointsto::SiteMerging::kPerType;
   bool color_strings = true;  // --string-merging coloring (default) or none
   bool quiet = false;
 };
@@ -77,6 +78,9 @@ po::options_description analyze_options() {
       "string-builders", po::value<std::string>(),
       "per-type (default: one object for all StringBuilders, one for all StringBuffers) or "
       "per-site (one per allocation)")(
+      "primitive-arrays", po::value<std::string>(),
+      "per-type (default: one object per array type of primitives, byte[], int[][], ...) or "
+      "per-site (one per allocation)")(
       "string-merging", po::value<std::string>(),
       "coloring (default: string constants that name no two members of one class share an "
       "object) or none (one object per constant)")("out", po::value<std::string>(),
@@ -90,6 +94,17 @@ po::options_description analyze_options() {
       "folder of the points-to rules (default: the shipped ones)")("quiet,q",
                                                                    "no progress on stderr");
   return options;
+}
+
+// --NAME per-type|per-site into `target`, when given; a bad value is a usage error.
+void read_site_merging(const po::variables_map& vm, const std::string& name,
+                       pointsto::SiteMerging& target) {
+  if (!vm.count(name)) return;
+  try {
+    target = pointsto::parse_site_merging(vm[name].as<std::string>(), "--" + name);
+  } catch (const std::invalid_argument& e) {
+    throw po::error(e.what());
+  }
 }
 
 std::optional<AnalyzeArguments> parse_arguments(int argc, char** argv) {
@@ -122,22 +137,9 @@ std::optional<AnalyzeArguments> parse_arguments(int argc, char** argv) {
   if (vm.count("dump-bdd")) args.bdd_dumps = vm["dump-bdd"].as<std::vector<std::string>>();
   if (vm.count("rule-stats")) args.rule_stats = vm["rule-stats"].as<std::string>();
   if (vm.count("rules")) args.rules = vm["rules"].as<std::string>();
-  if (vm.count("exception-objects")) {
-    try {
-      args.exception_objects = pointsto::parse_site_merging(
-          vm["exception-objects"].as<std::string>(), "--exception-objects");
-    } catch (const std::invalid_argument& e) {
-      throw po::error(e.what());
-    }
-  }
-  if (vm.count("string-builders")) {
-    try {
-      args.string_builders = pointsto::parse_site_merging(vm["string-builders"].as<std::string>(),
-                                                          "--string-builders");
-    } catch (const std::invalid_argument& e) {
-      throw po::error(e.what());
-    }
-  }
+  read_site_merging(vm, "exception-objects", args.exception_objects);
+  read_site_merging(vm, "string-builders", args.string_builders);
+  read_site_merging(vm, "primitive-arrays", args.primitive_arrays);
   if (vm.count("string-merging")) {
     const std::string value = vm["string-merging"].as<std::string>();
     if (value != "coloring" && value != "none") {
@@ -180,17 +182,20 @@ struct HeapSummary {
   std::uint64_t heap_objects = 0;  // elements of H after merging
   MergedSites exceptions;
   MergedSites string_builders;
+  MergedSites primitive_arrays;
   std::uint64_t context_free = 0;  // objects with the empty heap context under every flavour
   std::optional<strings::StringColoring> strings;  // with --string-merging coloring
 };
 
 HeapSummary summarise(const frontend::FactDatabase& facts, const pointsto::HeapMerge& exceptions,
                       const pointsto::HeapMerge& string_builders,
+                      const pointsto::HeapMerge& primitive_arrays,
                       std::optional<strings::StringColoring> strings) {
   HeapSummary summary;
   summary.heap_objects = facts.domain("H").size();
   summary.exceptions = count_merged(exceptions);
   summary.string_builders = count_merged(string_builders);
+  summary.primitive_arrays = count_merged(primitive_arrays);
   summary.strings = std::move(strings);
   return summary;
 }
@@ -220,6 +225,9 @@ void write_stats(const fs::path& file, const AnalyzeArguments& args,
       << ",\n  \"string_builders\": " << json_string(pointsto::to_string(args.string_builders))
       << ",\n  \"merged_string_builder_sites\": " << heaps.string_builders.sites
       << ",\n  \"merged_string_builder_objects\": " << heaps.string_builders.objects
+      << ",\n  \"primitive_arrays\": " << json_string(pointsto::to_string(args.primitive_arrays))
+      << ",\n  \"merged_primitive_array_sites\": " << heaps.primitive_arrays.sites
+      << ",\n  \"merged_primitive_array_objects\": " << heaps.primitive_arrays.objects
       << ",\n  \"context_free_objects\": " << heaps.context_free
       << ",\n  \"string_merging\": " << json_string(heaps.strings ? "coloring" : "none");
   if (heaps.strings) {
@@ -294,25 +302,35 @@ int run_analyze(const AnalyzeArguments& args) {
       args.string_builders == pointsto::SiteMerging::kPerType
           ? pointsto::string_builders_by_type(extracted)
           : pointsto::HeapMerge{};
+  const pointsto::HeapMerge primitive_arrays =
+      args.primitive_arrays == pointsto::SiteMerging::kPerType
+          ? pointsto::primitive_arrays_by_type(extracted)
+          : pointsto::HeapMerge{};
   std::optional<strings::StringColoring> coloring;
   if (args.color_strings) coloring = strings::color_string_constants(extracted);
-  // The sites of each are disjoint: exception types, builder types, string constants.
+  // The sites of each are disjoint: exception types, builder types, primitive array types,
+  // string constants.
   pointsto::HeapMerge by_type = exceptions;
   by_type.insert(string_builders.begin(), string_builders.end());
+  by_type.insert(primitive_arrays.begin(), primitive_arrays.end());
   pointsto::HeapMerge merge = by_type;
   if (coloring) merge.insert(coloring->merge.begin(), coloring->merge.end());
   std::optional<frontend::FactDatabase> merged;
   if (!merge.empty()) merged = pointsto::merge_heaps(extracted, merge);
   const frontend::FactDatabase& facts = merged ? *merged : extracted;
   options.context_free_heaps = pointsto::context_free_heaps(facts, by_type);
-  HeapSummary heaps = summarise(facts, exceptions, string_builders, std::move(coloring));
+  HeapSummary heaps =
+      summarise(facts, exceptions, string_builders, primitive_arrays, std::move(coloring));
   heaps.context_free = options.context_free_heaps.size();
   if (progress) {
     *progress << "[analyze] exception objects " << pointsto::to_string(args.exception_objects)
               << ": " << heaps.exceptions.sites << " allocation sites merged into "
               << heaps.exceptions.objects << " objects; string builders "
               << pointsto::to_string(args.string_builders) << ": " << heaps.string_builders.sites
-              << " sites merged into " << heaps.string_builders.objects << " objects";
+              << " sites merged into " << heaps.string_builders.objects
+              << " objects; primitive arrays " << pointsto::to_string(args.primitive_arrays) << ": "
+              << heaps.primitive_arrays.sites << " sites merged into "
+              << heaps.primitive_arrays.objects << " objects";
     if (heaps.strings) {
       *progress << "; string constants colored: " << heaps.strings->string_constants
                 << " constants (" << heaps.strings->kept_apart << " kept apart) in "

@@ -1,7 +1,9 @@
 #include "pointsto/heap_merging.hpp"
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
+#include <string_view>
 #include <vector>
 
 namespace refract::pointsto {
@@ -12,6 +14,17 @@ constexpr const char* kThrowable = "java.lang.Throwable";
 
 // Both are final classes; AbstractStringBuilder, their superclass, is abstract.
 constexpr const char* kStringBuilderTypes[] = {"java.lang.StringBuilder", "java.lang.StringBuffer"};
+
+constexpr const char* kPrimitiveTypes[] = {"boolean", "byte", "char",  "short",
+                                           "int",     "long", "float", "double"};
+
+// byte[], int[][], ...: arrays whose elements, at the innermost level, are not references.
+bool is_primitive_array_type(std::string_view type) {
+  if (!type.ends_with("[]")) return false;
+  while (type.ends_with("[]")) type.remove_suffix(2);
+  return std::find(std::begin(kPrimitiveTypes), std::end(kPrimitiveTypes), type) !=
+         std::end(kPrimitiveTypes);
+}
 
 bool is_jvm_object(const std::string& heap_name) {
   return heap_name.rfind("<jvm>/", 0) == 0;
@@ -113,6 +126,15 @@ frontend::FactDatabase merge_heaps(const frontend::FactDatabase& facts, const He
     if (over_heaps) out.relation(relation.name()) = renumbered(relation, new_heap);
   }
   return out;
+}
+
+HeapMerge primitive_arrays_by_type(const frontend::FactDatabase& facts) {
+  const std::vector<std::string>& type_names = facts.domain("T").names();
+  std::set<std::uint64_t> array_types;
+  for (std::uint64_t t = 0; t < type_names.size(); ++t) {
+    if (is_primitive_array_type(type_names[t])) array_types.insert(t);
+  }
+  return allocations_by_type(facts, array_types, "primitive array");
 }
 
 }  // namespace refract::pointsto

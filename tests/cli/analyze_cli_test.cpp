@@ -411,6 +411,7 @@ TEST(AnalyzeUsageTest, MissingRequiredOptionsAndBadNumbersAreUsageErrors) {
       with("--cache", "-5"),
       with("--exception-objects", "per-class"),
       with("--string-builders", "merged"),
+      with("--primitive-arrays", "none"),
       with("--string-merging", "greedy"),
       with("--tuple-joins", "some"),
       with("--time-limit", "0"),
@@ -442,6 +443,10 @@ TEST(AnalyzeUsageTest, AnUnknownStringBuilderAbstractionIsNamed) {
   expect_unknown_choice("--string-builders", "merged", "'merged'", "per-type or per-site");
 }
 
+TEST(AnalyzeUsageTest, AnUnknownPrimitiveArrayAbstractionIsNamed) {
+  expect_unknown_choice("--primitive-arrays", "none", "'none'", "per-type or per-site");
+}
+
 TEST(AnalyzeUsageTest, AnUnknownStringMergingIsNamed) {
   expect_unknown_choice("--string-merging", "greedy", "'greedy'", "coloring or none");
 }
@@ -454,10 +459,10 @@ TEST(AnalyzeUsageTest, HelpListsTheOptions) {
   TempDir dir;
   const RunResult run = run_refract({"analyze", "--help"}, dir.path());
   EXPECT_EQ(run.exit_code, 0);
-  for (const char* option :
-       {"--classpath", "--main", "--jdk", "--context", "--order", "--out", "--dump", "--quiet",
-        "--nodes", "--cache", "--exception-objects", "--string-merging", "--tuple-joins",
-        "--time-limit", "--dump-bdd", "--context-bits", "--string-builders"}) {
+  for (const char* option : {"--classpath", "--main", "--jdk", "--context", "--order", "--out",
+                             "--dump", "--quiet", "--nodes", "--cache", "--exception-objects",
+                             "--string-merging", "--tuple-joins", "--time-limit", "--dump-bdd",
+                             "--context-bits", "--string-builders", "--primitive-arrays"}) {
     EXPECT_NE(run.out.find(option), std::string::npos) << option;
   }
 }

@@ -30,10 +30,10 @@ const fs::path kFixtureClasses = REFRACT_FIXTURE_CLASSES;
 const fs::path kFixtureSources =
     fs::path(REFRACT_SOURCE_DIR) / "tests" / "fixtures" / "java" / "pointsto";
 
-const char* const kFixtures[] = {"fields",     "arrays",   "statics", "dispatch", "casts",
-                                 "exceptions", "clinit",   "threads", "finalize", "natives",
-                                 "lambdas",    "callsite", "objsens", "typesens", "heapctx",
-                                 "cloning",    "builders"};
+const char* const kFixtures[] = {"fields",     "arrays",   "statics",   "dispatch", "casts",
+                                 "exceptions", "clinit",   "threads",   "finalize", "natives",
+                                 "lambdas",    "callsite", "objsens",   "typesens", "heapctx",
+                                 "cloning",    "builders", "primarrays"};
 
 using Tuple = std::vector<std::string>;
 
@@ -319,6 +319,33 @@ TEST_P(FlavourInvariantTest, MergingStringBuildersByTypeOnlyRenamesThemUnderInse
       });
 }
 
+// --primitive-arrays per-type (the default) only renames under insens: an array of primitives
+// holds no reference, so the call graph is the per-site one, and its points-to pairs are the
+// per-site ones with each such site replaced by its type's object.
+TEST_P(FlavourInvariantTest, MergingPrimitiveArraysByTypeOnlyRenamesThemUnderInsens) {
+  expect_per_type_only_renames(
+      GetParam(), "--primitive-arrays",
+      [](const std::string& type, const std::set<std::string>&) -> std::optional<std::string> {
+        std::string element = type;
+        while (element.ends_with("[]")) element.resize(element.size() - 2);
+        static const std::set<std::string> primitives = {"boolean", "byte", "char",  "short",
+                                                         "int",     "long", "float", "double"};
+        if (element == type || primitives.count(element) == 0) return std::nullopt;
+        return "<primitive array " + type + ">";
+      });
+}
+
+// The same holds for the call graph under heap contexts: merged, the arrays have none, and
+// what a site's heap context could tell apart is never a call.
+TEST_P(FlavourInvariantTest, MergingPrimitiveArraysKeepsTheCallGraphUnderHeapContexts) {
+  TempDir dir;
+  const auto per_type = analyze(dir, GetParam(), "2-obj+H", "", {"--primitive-arrays", "per-type"});
+  const auto per_site = analyze(dir, GetParam(), "2-obj+H", "", {"--primitive-arrays", "per-site"});
+  ASSERT_TRUE(per_type && per_site);
+  EXPECT_EQ(per_type->call_edges(), per_site->call_edges());
+  EXPECT_EQ(per_type->reachable(), per_site->reachable());
+}
+
 // --string-merging coloring (the default) only renames (DESIGN.md, "Strings before encoding"):
 // insensitive points-to pairs are the unmerged ones with each constant replaced by the object
 // of its color (string-colors.tsv), and the call graph is the same, also under an object-
@@ -393,6 +420,33 @@ TEST(StringBuilderObjectsTest, PerTypeHasOneObjectPerBuilderTypeAndPerSiteOnePer
   EXPECT_FALSE(
       per_site->points_to().count({main + "/either", main + "/new java.lang.StringBuilder/0"}));
   EXPECT_NE(read_file(per_site->out / "stats.json").find("\"merged_string_builder_sites\": 0"),
+            std::string::npos);
+}
+
+// What the merge is for: one object per array type of primitives, also under a flavour with
+// heap contexts; arrays of references stay apart; stats.json says which abstraction ran.
+TEST(PrimitiveArrayObjectsTest, PerTypeHasOneObjectPerArrayTypeAndPerSiteOnePerAllocation) {
+  TempDir dir;
+  const std::string main = "<pointsto.primarrays.Main: void main(java.lang.String[])>";
+  for (const char* flavour : {"insens", "2-obj+H"}) {
+    const auto per_type = analyze(dir, "primarrays", flavour);  // the default
+    ASSERT_TRUE(per_type);
+    const std::set<Tuple> pts = per_type->points_to();
+    for (const char* var : {"/first", "/second", "/either", "/out"})
+      EXPECT_TRUE(pts.count({main + var, "<primitive array byte[]>"})) << var << " " << flavour;
+    EXPECT_TRUE(pts.count({main + "/out", "<primitive array char[]>"})) << flavour;
+    EXPECT_TRUE(pts.count({main + "/back", "<primitive array int[][]>"})) << flavour;
+    EXPECT_TRUE(pts.count({main + "/row", "<primitive array int[]>"})) << flavour;
+    EXPECT_TRUE(pts.count({main + "/boxes", main + "/new java.lang.Object[]/0"})) << flavour;
+    const std::string stats = read_file(per_type->out / "stats.json");
+    EXPECT_NE(stats.find("\"primitive_arrays\": \"per-type\""), std::string::npos) << stats;
+  }
+  const auto per_site =
+      analyze(dir, "primarrays", "insens", "", {"--primitive-arrays", "per-site"});
+  ASSERT_TRUE(per_site);
+  EXPECT_TRUE(per_site->points_to().count({main + "/either", main + "/new byte[]/1"}));
+  EXPECT_FALSE(per_site->points_to().count({main + "/either", main + "/new byte[]/0"}));
+  EXPECT_NE(read_file(per_site->out / "stats.json").find("\"merged_primitive_array_sites\": 0"),
             std::string::npos);
 }
 

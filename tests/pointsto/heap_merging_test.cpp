@@ -1,12 +1,13 @@
 // The heap abstraction applied before encoding (pointsto/heap_merging.hpp): which allocation
-// sites --exception-objects per-type and --string-builders per-type merge, and the renumbering
-// of every relation over H.
+// sites --exception-objects, --string-builders and --primitive-arrays per-type merge, and the
+// renumbering of every relation over H.
 #include "pointsto/heap_merging.hpp"
 
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace refract::pointsto {
@@ -110,30 +111,35 @@ TEST(HeapMergingTest, StringConstantsAndMergedExceptionObjectsHaveNoHeapContext)
   EXPECT_EQ(context_free_heaps(facts, {}), (std::vector<std::uint64_t>{1}));
 }
 
-// Two StringBuilder sites, a StringBuffer site, the JVM's own StringBuilder and a plain object.
-FactDatabase program_with_builders() {
+// A program whose site i, named sites[i].first, allocates type sites[i].second into variable
+// 'a' + i.
+FactDatabase program_allocating(const std::vector<std::string>& types,
+                                const std::vector<std::pair<std::string, std::uint64_t>>& sites) {
   FactDatabase facts;
-  auto& types = facts.add_domain("T", "types");
-  for (const char* t : {"java.lang.Object", "java.lang.StringBuilder", "java.lang.StringBuffer"})
-    types.intern(t);
+  auto& type_domain = facts.add_domain("T", "types");
+  for (const std::string& t : types) type_domain.intern(t);
   auto& heaps = facts.add_domain("H", "heaps");
-  for (const char* h :
-       {"<A: void f()>/new java.lang.StringBuilder/0", "<A: void f()>/new java.lang.Object/0",
-        "<A: void g()>/new java.lang.StringBuilder/0", "<A: void g()>/new java.lang.StringBuffer/0",
-        "<jvm>/new java.lang.StringBuilder/0"}) {
-    heaps.intern(h);
-  }
   auto& vars = facts.add_domain("V", "vars");
-  for (const char* v : {"a", "b", "c", "d", "e"}) vars.intern(v);
   auto& heap_type = facts.add_relation("HeapType", {{"heap", "H"}, {"type", "T"}}, "");
-  for (const auto& [h, t] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{
-           {0, 1}, {1, 0}, {2, 1}, {3, 2}, {4, 1}}) {
-    heap_type.add({h, t});
-  }
   auto& alloc = facts.add_relation("Alloc", {{"var", "V"}, {"heap", "H"}}, "");
-  for (std::uint64_t h = 0; h < 5; ++h) alloc.add({h, h});
+  for (const auto& [name, type] : sites) {
+    const std::uint64_t h = heaps.intern(name);
+    heap_type.add({h, type});
+    alloc.add({vars.intern(std::string(1, static_cast<char>('a' + h))), h});
+  }
   facts.add_relation("StringConstant", {{"heap", "H"}}, "");
   return facts;
+}
+
+// Two StringBuilder sites, a StringBuffer site, the JVM's own StringBuilder and a plain object.
+FactDatabase program_with_builders() {
+  return program_allocating(
+      {"java.lang.Object", "java.lang.StringBuilder", "java.lang.StringBuffer"},
+      {{"<A: void f()>/new java.lang.StringBuilder/0", 1},
+       {"<A: void f()>/new java.lang.Object/0", 0},
+       {"<A: void g()>/new java.lang.StringBuilder/0", 1},
+       {"<A: void g()>/new java.lang.StringBuffer/0", 2},
+       {"<jvm>/new java.lang.StringBuilder/0", 1}});
 }
 
 TEST(HeapMergingTest, StringBuilderSitesBecomeOneObjectPerTypeWithoutHeapContext) {
@@ -157,6 +163,34 @@ TEST(HeapMergingTest, StringBuilderSitesBecomeOneObjectPerTypeWithoutHeapContext
                                                     "<string builder java.lang.StringBuffer>"}));
 }
 
+// Arrays of primitives of one and two dimensions, arrays of references (one of a class whose
+// name starts like a primitive's), and the JVM's own byte[].
+TEST(HeapMergingTest, PrimitiveArraySitesBecomeOneObjectPerTypeWithoutHeapContext) {
+  const FactDatabase facts = program_allocating(
+      {"java.lang.Object", "byte[]", "int[][]", "java.lang.Object[]", "bytes[]", "int"},
+      {{"<A: void f()>/new byte[]/0", 1},
+       {"<A: void f()>/new int[][]/0", 2},
+       {"<A: void g()>/new byte[]/0", 1},
+       {"<A: void g()>/new java.lang.Object[]/0", 3},
+       {"<A: void g()>/new bytes[]/0", 4},
+       {"<jvm>/new byte[]/0", 1}});
+  const HeapMerge merge = primitive_arrays_by_type(facts);
+  EXPECT_EQ(merge, (HeapMerge{{0, "<primitive array byte[]>"},
+                              {1, "<primitive array int[][]>"},
+                              {2, "<primitive array byte[]>"}}));
+  const FactDatabase merged = merge_heaps(facts, merge);
+  EXPECT_EQ(named(merged, "Alloc"),
+            (std::vector<std::string>{
+                "a | <primitive array byte[]>", "b | <primitive array int[][]>",
+                "c | <primitive array byte[]>", "d | <A: void g()>/new java.lang.Object[]/0",
+                "e | <A: void g()>/new bytes[]/0", "f | <jvm>/new byte[]/0"}));
+  std::vector<std::string> context_free;
+  for (const std::uint64_t h : context_free_heaps(merged, merge))
+    context_free.push_back(merged.domain("H").names()[h]);
+  EXPECT_EQ(context_free,
+            (std::vector<std::string>{"<primitive array byte[]>", "<primitive array int[][]>"}));
+}
+
 TEST(HeapMergingTest, AProgramWithoutBuildersMergesNoBuilder) {
   EXPECT_TRUE(string_builders_by_type(small_program()).empty());
 }
@@ -177,9 +211,9 @@ TEST(HeapMergingTest, AProgramWithoutThrowableMergesNothing) {
   EXPECT_TRUE(exception_objects_by_type(facts).empty());
 }
 
-// --exception-objects and --string-builders take the same two values.
+// --exception-objects, --string-builders and --primitive-arrays take the same two values.
 TEST(HeapMergingTest, SiteMergingValuesAreParsedOrNamed) {
-  for (const char* option : {"--exception-objects", "--string-builders"}) {
+  for (const char* option : {"--exception-objects", "--string-builders", "--primitive-arrays"}) {
     EXPECT_EQ(parse_site_merging("per-type", option), SiteMerging::kPerType);
     EXPECT_EQ(parse_site_merging("per-site", option), SiteMerging::kPerSite);
     for (const char* bad : {"per-class", "merged"}) {
