@@ -44,10 +44,10 @@ HeapMerge string_builders_by_type(const frontend::FactDatabase& facts);
 
 // Every allocation site of the program whose type is an array of a primitive type (byte[],
 // int[][], ...), merged into one object per type; the JVM's own objects are left alone. Such an
-// array holds no reference, so its site decides no call and no other points-to set, but under
-// heap contexts each site multiplies: at 240 s of antlr's 2-obj+H, a third of the VarPointsTo
-// tuples (16.7M of 49.8M) pointed to primitive arrays, most of them the byte[] values of
-// strings inside String's own methods.
+// array holds no reference (int[][] only the merged int[] object), so its site decides no call
+// and no other points-to set, but under heap contexts each site multiplies: at 240 s of antlr's
+// 2-obj+H, a third of the VarPointsTo tuples (16.7M of 49.8M) pointed to primitive arrays, most
+// of them the byte[] values of strings inside String's own methods.
 HeapMerge primitive_arrays_by_type(const frontend::FactDatabase& facts);
 
 // The objects whose heap context is always the empty one, as element numbers of `facts` (the
