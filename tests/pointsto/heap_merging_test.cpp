@@ -96,17 +96,23 @@ TEST(HeapMergingTest, ExceptionSitesBecomeOneObjectPerType) {
   EXPECT_EQ(merged.domain("V").names(), facts.domain("V").names());
 }
 
+// The names of the objects context_free_heaps finds in `merged`, the facts after `merge`.
+std::vector<std::string> context_free_names(const FactDatabase& merged, const HeapMerge& merge) {
+  std::vector<std::string> out;
+  for (const std::uint64_t h : context_free_heaps(merged, merge))
+    out.push_back(merged.domain("H").names()[h]);
+  return out;
+}
+
 TEST(HeapMergingTest, StringConstantsAndMergedExceptionObjectsHaveNoHeapContext) {
   FactDatabase facts = small_program();
   facts.add_relation("StringConstant", {{"heap", "H"}}, "").add({1});
   const HeapMerge merge = exception_objects_by_type(facts);
   const FactDatabase merged = merge_heaps(facts, merge);
-  std::vector<std::string> names;
-  for (const std::uint64_t h : context_free_heaps(merged, merge))
-    names.push_back(merged.domain("H").names()[h]);
   // Not the plain object, nor the JVM's own exception (not merged).
-  EXPECT_EQ(names, (std::vector<std::string>{"<exception java.io.IOException>", "\"text\"",
-                                             "<exception java.io.EOFException>"}));
+  EXPECT_EQ(context_free_names(merged, merge),
+            (std::vector<std::string>{"<exception java.io.IOException>", "\"text\"",
+                                      "<exception java.io.EOFException>"}));
   // Exception objects per site are objects like any other.
   EXPECT_EQ(context_free_heaps(facts, {}), (std::vector<std::uint64_t>{1}));
 }
@@ -156,11 +162,9 @@ TEST(HeapMergingTest, StringBuilderSitesBecomeOneObjectPerTypeWithoutHeapContext
                                       "c | <string builder java.lang.StringBuilder>",
                                       "d | <string builder java.lang.StringBuffer>",
                                       "e | <jvm>/new java.lang.StringBuilder/0"}));
-  std::vector<std::string> context_free;
-  for (const std::uint64_t h : context_free_heaps(merged, merge))
-    context_free.push_back(merged.domain("H").names()[h]);
-  EXPECT_EQ(context_free, (std::vector<std::string>{"<string builder java.lang.StringBuilder>",
-                                                    "<string builder java.lang.StringBuffer>"}));
+  EXPECT_EQ(context_free_names(merged, merge),
+            (std::vector<std::string>{"<string builder java.lang.StringBuilder>",
+                                      "<string builder java.lang.StringBuffer>"}));
 }
 
 // Arrays of primitives of one and two dimensions, arrays of references (one of a class whose
@@ -184,10 +188,7 @@ TEST(HeapMergingTest, PrimitiveArraySitesBecomeOneObjectPerTypeWithoutHeapContex
                 "a | <primitive array byte[]>", "b | <primitive array int[][]>",
                 "c | <primitive array byte[]>", "d | <A: void g()>/new java.lang.Object[]/0",
                 "e | <A: void g()>/new bytes[]/0", "f | <jvm>/new byte[]/0"}));
-  std::vector<std::string> context_free;
-  for (const std::uint64_t h : context_free_heaps(merged, merge))
-    context_free.push_back(merged.domain("H").names()[h]);
-  EXPECT_EQ(context_free,
+  EXPECT_EQ(context_free_names(merged, merge),
             (std::vector<std::string>{"<primitive array byte[]>", "<primitive array int[][]>"}));
 }
 
