@@ -13,6 +13,8 @@ extern "C" void bdd_operator_reset(void);
 extern "C" jmp_buf bddexception;
 extern "C" int* bddrefstack;
 extern "C" long int bddproduced;  // new nodes since bdd_init (kernel.c)
+extern "C" int* bddvar2level;     // freed by bdd_done but left dangling (kernel.c)
+extern "C" int* bddlevel2var;
 
 namespace refract::bdd {
 
@@ -73,6 +75,14 @@ void set_next_growth(int, int new_size) {
   const std::uint64_t share = static_cast<std::uint64_t>(new_size) * g_growth_percent / 100;
   const std::uint64_t step = std::min<std::uint64_t>(std::max(g_max_increase, share), INT_MAX);
   if (step != 0) bdd_setmaxincrease(static_cast<int>(step));
+}
+
+// bdd_done frees the variable-level maps but leaves them dangling: a later manager that never
+// sets a variable count would free them again in its own bdd_done.
+void shut_down_buddy() {
+  bdd_done();
+  bddvar2level = nullptr;
+  bddlevel2var = nullptr;
 }
 
 int to_int_setting(std::uint64_t value, const char* what) {
@@ -165,14 +175,14 @@ Manager::Manager(const ManagerSettings& settings) {
   try {
     check_error("bdd_init");
   } catch (...) {
-    bdd_done();
+    shut_down_buddy();
     g_manager_alive = false;
     throw;
   }
 }
 
 Manager::~Manager() {
-  bdd_done();
+  shut_down_buddy();
   g_deadline.reset();
   g_pending_error = 0;
   g_manager_alive = false;

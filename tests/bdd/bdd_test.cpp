@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <map>
 #include <string>
 
@@ -28,6 +29,21 @@ std::uint64_t decode(const std::vector<std::uint8_t>& bits, std::size_t from, st
 TEST(ManagerTest, SecondManagerIsRefused) {
   Manager first(ManagerSettings{});
   EXPECT_THROW(Manager second(ManagerSettings{}), BddError);
+}
+
+// BuDDy's bdd_done left its variable-level maps dangling, so a manager without variables after
+// one with variables freed them a second time when it shut down (glibc aborted).
+TEST(ManagerTest, AManagerWithoutVariablesAfterOneWithVariablesShutsDownCleanly) {
+  EXPECT_EXIT(
+      {
+        {
+          Manager manager(ManagerSettings{});
+          manager.add_variables(4);
+        }
+        { Manager manager(ManagerSettings{}); }
+        std::exit(0);
+      },
+      testing::ExitedWithCode(0), "");
 }
 
 TEST(ManagerTest, OperationsAreTimedByKindOnlyWhenAsked) {
