@@ -1,9 +1,14 @@
 #include "bdd/manager.hpp"
 
+#include <malloc.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <climits>
 #include <csetjmp>
+#include <cstdint>
 #include <ctime>
 
 #include "bdd/buddy_c_api.hpp"
@@ -13,8 +18,14 @@ extern "C" void bdd_operator_reset(void);
 extern "C" jmp_buf bddexception;
 extern "C" int* bddrefstack;
 extern "C" long int bddproduced;  // new nodes since bdd_init (kernel.c)
+extern "C" void* bddnodes;        // the node table, malloc'd and realloc'd by BuDDy (kernel.c)
+extern "C" int bddnodesize;       // its slots
 extern "C" int* bddvar2level;     // freed by bdd_done but left dangling (kernel.c)
 extern "C" int* bddlevel2var;
+
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25  // Linux 6.1; older kernels refuse it with EINVAL
+#endif
 
 namespace refract::bdd {
 
@@ -77,6 +88,32 @@ void set_next_growth(int, int new_size) {
   if (step != 0) bdd_setmaxincrease(static_cast<int>(step));
 }
 
+bool g_huge_pages = false;  // ManagerSettings::huge_pages
+int g_advised_size = 0;     // the table size huge pages were last asked for
+
+// Asks the kernel to back the node table with 2 MiB pages. The table is read at random (each
+// bdd_makenode probes it), so with 4 KiB pages nearly every probe also misses the TLB.
+// MADV_HUGEPAGE marks the mapping (BuDDy's realloc keeps the mark when the table grows) and
+// MADV_COLLAPSE turns the pages bdd_init already touched into huge ones. A hint: a kernel
+// without transparent huge pages refuses it, and the table then stays on small pages.
+bool advise_huge_pages() {
+  g_advised_size = bddnodesize;
+  constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
+  const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  const auto begin = reinterpret_cast<std::uintptr_t>(bddnodes);
+  const std::uintptr_t end = begin + malloc_usable_size(bddnodes);
+  const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1);
+  const std::uintptr_t last = end & ~(kHuge - 1);
+  if (bddnodes == nullptr || last <= first) return false;
+  // The mark covers every page of the table, so that the mapping stays one piece: a split one
+  // cannot be grown by mremap, and glibc's realloc would copy it instead.
+  const std::uintptr_t marked = begin & ~(page - 1);
+  if (madvise(reinterpret_cast<void*>(marked), ((end + page - 1) & ~(page - 1)) - marked,
+              MADV_HUGEPAGE) != 0)
+    return false;
+  return madvise(reinterpret_cast<void*>(first), last - first, MADV_COLLAPSE) == 0;
+}
+
 // bdd_done frees the variable-level maps but leaves them dangling: a later manager that never
 // sets a variable count would free them again in its own bdd_done.
 void shut_down_buddy() {
@@ -100,6 +137,10 @@ OperationScope::OperationScope(const char* name) : name_(name) {
 }
 
 OperationScope::~OperationScope() {
+  // The table grew inside this operation: its new part is on huge pages already, but the
+  // realloc may have moved the rest.
+  if (g_operation_depth == 1 && g_huge_pages && bddnodesize != g_advised_size)
+    g_stats.huge_pages = advise_huge_pages();
   if (--g_operation_depth == 0 && g_time_operations) {
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
@@ -160,6 +201,8 @@ Manager::Manager(const ManagerSettings& settings) {
   bdd_gbc_hook(record_gc);
   bdd_resize_hook(set_next_growth);
   bdd_disable_reorder();
+  g_huge_pages = settings.huge_pages;
+  g_stats.huge_pages = g_huge_pages && advise_huge_pages();
   g_max_increase = settings.max_increase;
   g_growth_percent = settings.growth_percent;
   if (settings.max_increase != 0)

@@ -217,6 +217,7 @@ void write_stats(const fs::path& file, const AnalyzeArguments& args,
       << ",\n  \"peak_live_bdd_nodes\": " << r.bdd.peak_live_nodes
       << ",\n  \"garbage_collections\": " << r.bdd.garbage_collections
       << ",\n  \"bdd_nodes_produced\": " << r.bdd.nodes_produced
+      << ",\n  \"bdd_huge_pages\": " << (r.bdd.huge_pages ? "true" : "false")
       << ",\n  \"contexts\": " << r.contexts
       << ",\n  \"exception_objects\": " << json_string(pointsto::to_string(args.exception_objects))
       << ",\n  \"heap_objects\": " << heaps.heap_objects

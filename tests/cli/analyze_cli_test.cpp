@@ -193,6 +193,7 @@ TEST_F(AnalyzeExportsTest, StatsAgreeWithTheExports) {
   EXPECT_GT(stats.at("contexts").number(), 1);
   EXPECT_GT(stats.at("peak_bdd_nodes").number(), 0);
   EXPECT_GT(stats.at("peak_rss_bytes").number(), 0);
+  EXPECT_TRUE(std::holds_alternative<bool>(stats.at("bdd_huge_pages").value));
   EXPECT_EQ(stats.at("polymorphic_call_sites").number(),
             static_cast<double>(stats.at("polymorphic_call_site_list").array().size()));
   EXPECT_EQ(stats.at("may_fail_casts").number(),

@@ -1,0 +1,85 @@
+// The node table on transparent huge pages (ManagerSettings::huge_pages): what the manager
+// reports must be what the kernel did, read back from /proc/self/smaps_rollup.
+#include <gtest/gtest.h>
+#include <sys/utsname.h>
+
+#include <cstdint>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "bdd/bdd.hpp"
+#include "bdd/manager.hpp"
+
+namespace refract::bdd {
+namespace {
+
+constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
+constexpr std::uint64_t kNodes = 4'000'000;  // 80 MB of BuDDy nodes (20 bytes each)
+
+// Anonymous memory of this process on huge pages, in bytes.
+std::uint64_t anonymous_huge_page_bytes() {
+  std::ifstream in("/proc/self/smaps_rollup");
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream fields(line);
+    std::string key;
+    std::uint64_t kib = 0;
+    if (fields >> key >> kib && key == "AnonHugePages:") return kib * 1024;
+  }
+  return 0;
+}
+
+// The kernel's THP mode, the bracketed word of .../enabled; "" without THP support.
+std::string transparent_huge_page_mode() {
+  std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto open = text.find('['), close = text.find(']');
+  return open == std::string::npos || close == std::string::npos
+             ? ""
+             : text.substr(open + 1, close - open - 1);
+}
+
+// Whether the running kernel has MADV_COLLAPSE (Linux 6.1).
+bool kernel_can_collapse() {
+  utsname name{};
+  if (uname(&name) != 0) return false;
+  int major = 0, minor = 0;
+  char dot = 0;
+  std::istringstream(name.release) >> major >> dot >> minor;
+  return major > 6 || (major == 6 && minor >= 1);
+}
+
+TEST(HugePagesTest, AManagerThatReportsHugePagesHasItsNodeTableOnThem) {
+  ManagerSettings settings;
+  settings.initial_nodes = kNodes;
+  const std::uint64_t before = anonymous_huge_page_bytes();
+  Manager manager(settings);
+  if (!manager.stats().huge_pages) {
+    // Only a kernel without THP or without MADV_COLLAPSE may refuse.
+    const std::string mode = transparent_huge_page_mode();
+    EXPECT_TRUE(mode.empty() || mode == "never" || !kernel_can_collapse())
+        << "refused under THP mode " << mode;
+    GTEST_SKIP() << "the kernel keeps the node table on small pages (THP mode '" << mode << "')";
+  }
+  // All but the unaligned first and last 2 MiB of the table.
+  EXPECT_GE(anonymous_huge_page_bytes() - before, kNodes * 20 - 4 * kMiB);
+  // The table works as before.
+  manager.add_variables(4);
+  EXPECT_EQ((Bdd::variable(0) & Bdd::variable(1)).node_count(), 2U);
+}
+
+TEST(HugePagesTest, SwitchedOffTheTableStaysOnSmallPages) {
+  ManagerSettings settings;
+  settings.initial_nodes = kNodes;
+  settings.huge_pages = false;
+  const std::uint64_t before = anonymous_huge_page_bytes();
+  Manager manager(settings);
+  EXPECT_FALSE(manager.stats().huge_pages);
+  // Under THP "always" the kernel may use huge pages for any mapping, asked or not.
+  if (transparent_huge_page_mode() != "always") {
+    EXPECT_LT(anonymous_huge_page_bytes() - before, 4 * kMiB);
+  }
+}
+
+}  // namespace
+}  // namespace refract::bdd
