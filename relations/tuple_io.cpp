@@ -124,9 +124,12 @@ class TreeBuilder {
   const std::vector<std::uint64_t>& keys_;
 };
 
-}  // namespace
+struct TupleTree {
+  bdd::Bdd bdd;
+  std::uint64_t distinct = 0;  // tuples after duplicates are dropped
+};
 
-bdd::Bdd bdd_from_tuples(const Relation& shape, std::vector<std::vector<std::uint64_t>> tuples) {
+TupleTree build_tuple_tree(const Relation& shape, std::vector<std::vector<std::uint64_t>> tuples) {
   std::vector<int> vars;
   const std::vector<BitRole> roles = bit_roles(shape, vars);
   const std::size_t words = std::max<std::size_t>(1, (vars.size() + 63) / 64);
@@ -154,10 +157,16 @@ bdd::Bdd bdd_from_tuples(const Relation& shape, std::vector<std::vector<std::uin
     if (!keys.empty() && std::equal(begin, begin + words, keys.end() - words)) continue;
     keys.insert(keys.end(), begin, begin + words);
   }
-  return TreeBuilder(vars, words, keys).build(0, keys.size() / words, 0);
+  return {TreeBuilder(vars, words, keys).build(0, keys.size() / words, 0), keys.size() / words};
 }
 
-void read_tuples(const std::filesystem::path& file, Relation& r) {
+}  // namespace
+
+bdd::Bdd bdd_from_tuples(const Relation& shape, std::vector<std::vector<std::uint64_t>> tuples) {
+  return build_tuple_tree(shape, std::move(tuples)).bdd;
+}
+
+std::optional<std::uint64_t> read_tuples(const std::filesystem::path& file, Relation& r) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw InputError({file.string()}, "cannot open tuples file for relation " + r.name());
   std::string line;
@@ -224,7 +233,10 @@ void read_tuples(const std::filesystem::path& file, Relation& r) {
     }
   }
   if (in.bad()) throw InputError({file.string(), line_number + 1, 1}, "read error");
-  r.set_bdd(bdd_from_tuples(r, std::move(plain)) | ranged);
+  TupleTree tree = build_tuple_tree(r, std::move(plain));
+  r.set_bdd(tree.bdd | ranged);
+  if (!ranged.is_zero()) return std::nullopt;
+  return tree.distinct;
 }
 
 namespace {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,8 +13,10 @@
 
 namespace refract::rel {
 
-// Replaces r's contents with the file's tuples. Errors name file, line, column.
-void read_tuples(const std::filesystem::path& file, Relation& r);
+// Replaces r's contents with the file's tuples. Errors name file, line, column. Returns the
+// number of distinct tuples when every line is a plain tuple (no '*' or range), which spares
+// callers an exact count of the BDD (seconds on a relation of millions of nodes).
+std::optional<std::uint64_t> read_tuples(const std::filesystem::path& file, Relation& r);
 void write_tuples(const std::filesystem::path& file, const Relation& r);
 // One line per tuple, fields are element names (numbers where a map has none).
 void write_tsv(const std::filesystem::path& file, const Relation& r);

@@ -213,6 +213,7 @@ void Engine::State::load_inputs() {
     const RelationDecl& decl = *shapes[relation_index.at(r.name())].decl;
     const auto start = Clock::now();
     std::filesystem::path file;
+    std::optional<std::uint64_t> tuples;  // as the reader counted them
     try {
       if (const auto built = options.built_inputs.find(r.name());
           built != options.built_inputs.end()) {
@@ -224,7 +225,7 @@ void Engine::State::load_inputs() {
         built->second(r);
       } else if (decl.has(RelationFlag::kInputTuples)) {
         file = options.input_dir / (r.name() + ".tuples");
-        rel::read_tuples(file, r);
+        tuples = rel::read_tuples(file, r);
       } else if (decl.has(RelationFlag::kInput)) {
         file = options.input_dir / (r.name() + ".bdd");
         rel::read_bdd_file(file, r);
@@ -241,7 +242,8 @@ void Engine::State::load_inputs() {
                                                  "--order)");
     }
     if (progress()) {
-      *progress() << "[load] " << r.name() << ": " << r.size().to_string() << " tuples, "
+      *progress() << "[load] " << r.name() << ": "
+                  << (tuples ? std::to_string(*tuples) : r.size().to_string()) << " tuples, "
                   << r.bdd().node_count() << " nodes, " << seconds_since(start) << " s\n";
     }
   }

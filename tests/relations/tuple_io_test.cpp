@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -40,17 +41,18 @@ class TupleIoTest : public TempDirTest {
 TEST_F(TupleIoTest, ReadsNumbersSkippingCommentsBlankLinesAndDuplicates) {
   Space s(kDomains, "V0_H0");
   Relation r = s.relation("vP", kVP);
-  read_tuples(write("vP.tuples",
-                    "# V0:3 H0:2\n"
-                    "5 3\n"
-                    "# a comment\n"
-                    "\n"
-                    "  0\t1  \n"
-                    "2 0\n"
-                    "0 1\n"),
-              r);
+  const std::optional<std::uint64_t> counted = read_tuples(write("vP.tuples",
+                                                                 "# V0:3 H0:2\n"
+                                                                 "5 3\n"
+                                                                 "# a comment\n"
+                                                                 "\n"
+                                                                 "  0\t1  \n"
+                                                                 "2 0\n"
+                                                                 "0 1\n"),
+                                                           r);
   EXPECT_EQ(tuples_of(r), (Tuples{{0, 1}, {2, 0}, {5, 3}}));
   EXPECT_EQ(r.size().to_string(), "3");
+  EXPECT_EQ(counted, std::optional<std::uint64_t>(3));  // what the reader counted, duplicates once
 }
 
 TEST_F(TupleIoTest, ReadsWindowsLineEndings) {
@@ -63,14 +65,15 @@ TEST_F(TupleIoTest, ReadsWindowsLineEndings) {
 TEST_F(TupleIoTest, StarCoversExactlyTheDomainAndRangesAreInclusive) {
   Space s(kDomains, "V0_H0");
   Relation r = s.relation("vP", kVP);
-  read_tuples(write("vP.tuples",
-                    "# V0:3 H0:2\n"
-                    "* 1\n"    // V 0..5 (not 6, 7: the domain has 6 elements)
-                    "2-4 0\n"  // V 2, 3, 4
-                    "3-3 3\n"  // a one-value range
-                    "5 2-3\n"  // ranges on any column
-                    "1 2\n"),  // plain lines mix with ranged ones
-              r);
+  const std::optional<std::uint64_t> counted =
+      read_tuples(write("vP.tuples",
+                        "# V0:3 H0:2\n"
+                        "* 1\n"    // V 0..5 (not 6, 7: the domain has 6 elements)
+                        "2-4 0\n"  // V 2, 3, 4
+                        "3-3 3\n"  // a one-value range
+                        "5 2-3\n"  // ranges on any column
+                        "1 2\n"),  // plain lines mix with ranged ones
+                  r);
   EXPECT_EQ(tuples_of(r), (Tuples{{0, 1},
                                   {1, 1},
                                   {1, 2},
@@ -85,6 +88,7 @@ TEST_F(TupleIoTest, StarCoversExactlyTheDomainAndRangesAreInclusive) {
                                   {5, 2},
                                   {5, 3}}));
   EXPECT_EQ(r.size().to_string(), "13");
+  EXPECT_EQ(counted, std::nullopt);  // ranges overlap: the reader leaves the count to the BDD
 }
 
 TEST_F(TupleIoTest, HeaderMayNameAnyInstanceOfTheAttributesDomain) {
@@ -128,8 +132,10 @@ TEST_F(TupleIoTest, RoundTripKeepsTheVeryBddAndMovesAcrossInstances) {
   write_tuples(dir_ / "vP.tuples", r);
 
   Relation same = s.relation("vP", {{"v", "V0"}, {"h", "H0"}});
-  read_tuples(dir_ / "vP.tuples", same);
+  const std::optional<std::uint64_t> counted = read_tuples(dir_ / "vP.tuples", same);
   EXPECT_TRUE(same.bdd() == r.bdd());
+  ASSERT_TRUE(counted.has_value());
+  EXPECT_EQ(std::to_string(*counted), r.size().to_string());
 
   Relation moved = s.relation("vP", {{"v", "V1"}, {"h", "H1"}});
   read_tuples(dir_ / "vP.tuples", moved);
