@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -77,6 +79,33 @@ TEST(SolveGoldenTest, PointsToExamplePrintsItsSizesAndWritesTheGoldenTuples) {
   for (const std::string relation : {"reach", "IE", "vP", "hP"}) {
     expect_matches_golden(out / (relation + ".tuples"), relation);
   }
+}
+
+// The "+N" of each progress line is what a relation gained in that sweep: over all sweeps they
+// add up to the sizes printed at the end (every printed relation of the example is derived).
+TEST(SolveGoldenTest, ProgressLinesAddUpToThePrintedSizes) {
+  TempDir dir;
+  const RunResult run = run_refract(
+      {"solve", (kExample / "pointsto.datalog").string(), "--output-dir", (dir / "out").string()},
+      dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out, kPrintSizes);
+  std::map<std::string, std::uint64_t> gained;
+  std::istringstream lines(run.err);
+  std::size_t sweep_lines = 0;
+  for (std::string line; std::getline(lines, line);) {
+    const std::size_t colon = line.find(": ", line.find(" iteration "));
+    if (line.rfind("[solve] ", 0) != 0 || colon == std::string::npos) continue;
+    ++sweep_lines;
+    std::istringstream fields(line.substr(colon + 2, line.find(';') - colon - 2));
+    for (std::string name, plus; fields >> name >> plus;)
+      gained[name] += std::stoull(plus.substr(1));
+  }
+  EXPECT_GT(sweep_lines, 2U) << run.err;
+  std::ostringstream sums;
+  for (const std::string relation : {"reach", "IE", "vP", "hP"})
+    sums << relation << '\t' << gained[relation] << '\n';
+  EXPECT_EQ(sums.str(), kPrintSizes) << run.err;
 }
 
 TEST(SolveGoldenTest, GoldenTuplesAreValidInputForRefract) {
