@@ -6,10 +6,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <climits>
 #include <csetjmp>
 #include <cstdint>
+#include <cstring>
 #include <ctime>
+#include <string>
 
 #include "bdd/buddy_c_api.hpp"
 
@@ -104,14 +107,24 @@ bool advise_huge_pages() {
   const std::uintptr_t end = begin + malloc_usable_size(bddnodes);
   const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1);
   const std::uintptr_t last = end & ~(kHuge - 1);
-  if (bddnodes == nullptr || last <= first) return false;
+  if (bddnodes == nullptr || last <= first) {
+    g_stats.huge_pages_refusal = "table smaller than a huge page";
+    return false;
+  }
   // The mark covers every page of the table, so that the mapping stays one piece: a split one
   // cannot be grown by mremap, and glibc's realloc would copy it instead.
   const std::uintptr_t marked = begin & ~(page - 1);
+  g_stats.huge_pages_refusal.clear();
   if (madvise(reinterpret_cast<void*>(marked), ((end + page - 1) & ~(page - 1)) - marked,
-              MADV_HUGEPAGE) != 0)
+              MADV_HUGEPAGE) != 0) {
+    g_stats.huge_pages_refusal = std::string("MADV_HUGEPAGE: ") + std::strerror(errno);
     return false;
-  return madvise(reinterpret_cast<void*>(first), last - first, MADV_COLLAPSE) == 0;
+  }
+  if (madvise(reinterpret_cast<void*>(first), last - first, MADV_COLLAPSE) != 0) {
+    g_stats.huge_pages_refusal = std::string("MADV_COLLAPSE: ") + std::strerror(errno);
+    return false;
+  }
+  return true;
 }
 
 // bdd_done frees the variable-level maps but leaves them dangling: a later manager that never

@@ -87,7 +87,8 @@ struct ManagerStats {
   // not drift with the machine (creating nodes is about half of all time under perf).
   std::uint64_t nodes_produced = 0;
   std::uint64_t variables = 0;
-  bool huge_pages = false;  // the kernel took the node table onto huge pages (last resize)
+  bool huge_pages = false;         // the kernel took the node table onto huge pages (last resize)
+  std::string huge_pages_refusal;  // else why not: the call the kernel refused, and its errno
   // Per kind of operation, when timing is on (Manager::time_operations): the GCs and node
   // table growth an operation triggers count in its time.
   std::vector<OperationTime> operation_times;
