@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Prints the rules a --rule-stats/--stats profile blames: the five slowest, with evaluations,
-keyed joins and seconds per step, and the solver's own overheads. Usage: top_rules.py FILE [N]"""
+seconds per step (and of its products, by the side that changed), and the solver's own
+overheads. Usage: top_rules.py FILE [N]"""
 import json
 import sys
 
@@ -18,6 +19,11 @@ def main():
         steps = " ".join("%.1f" % s for s in rule.get("step_seconds", []))
         print("    %7.1f s  %5d evaluations  steps [%s]  %s" % (
             rule["seconds"], rule["evaluations"], steps, rule["rule"][:110]))
+        # The steps' semi-naive products by the side that changed: the step's atom or the prefix.
+        if "step_atom_delta_seconds" in rule:
+            print("                 atom changed [%s]  prefix changed [%s]" % tuple(
+                " ".join("%.1f" % s for s in rule[key])
+                for key in ("step_atom_delta_seconds", "step_prefix_delta_seconds")))
 
 
 if __name__ == "__main__":

@@ -283,6 +283,8 @@ void Engine::State::plan_rules(const std::vector<Stratum>& strata) {
     profile.where = rule.where;
     profile.step_literals = plans.back().body_literals;
     profile.variable_instances = plans.back().variable_instances;
+    profile.step_atom_delta_seconds.assign(plans.back().steps.size(), 0.0);
+    profile.step_prefix_delta_seconds.assign(plans.back().steps.size(), 0.0);
     for (std::size_t s = 0; s < plans.back().steps.size(); ++s)
       if (const AtomStep* atom = std::get_if<AtomStep>(&plans.back().steps[s]);
           atom && atom->rename)
@@ -834,7 +836,12 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
     return run_rule(rule, [&] {
       Bdd acc_delta = Bdd::zero();  // dP_{k-1}(t)
       Bdd old_prefix = Bdd::one();  // P_{k-1}(t-1); P_0 = true
-      StepTimer timer(profiles[rule].step_seconds, plan.steps.size());
+      RuleProfile& profile = profiles[rule];
+      if (profile.step_atom_delta_seconds.size() < plan.steps.size()) {  // a static plan's steps
+        profile.step_atom_delta_seconds.resize(plan.steps.size(), 0.0);
+        profile.step_prefix_delta_seconds.resize(plan.steps.size(), 0.0);
+      }
+      StepTimer timer(profile.step_seconds, plan.steps.size());
       for (std::size_t s = 0; s < plan.steps.size(); timer.next(), ++s) {
         const PlanStep& step = plan.steps[s];
         Bdd step_delta;
@@ -848,6 +855,7 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
             }
             if (!old_prefix.is_zero()) {
               const std::optional<Bdd> keyed = restrict_static_side(rule, plan, rs, s, prepared);
+              const ScopedSeconds product(profile.step_atom_delta_seconds[s]);
               step_delta = apply_step(step, keyed ? *keyed : old_prefix, prepared);
             }
           }
@@ -857,7 +865,12 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
           std::optional<Bdd> keyed;
           if (atom != nullptr && !atom->negated && member_step(step) == nullptr)
             keyed = restrict_static_side(rule, plan, rs, s, acc_delta);
-          step_delta |= apply_step(step, acc_delta, keyed ? *keyed : rs.values[s]);
+          Bdd joined;
+          {
+            const ScopedSeconds product(profile.step_prefix_delta_seconds[s]);
+            joined = apply_step(step, acc_delta, keyed ? *keyed : rs.values[s]);
+          }
+          step_delta |= joined;
         }
         if (rs.keep[s]) {
           old_prefix = rs.prefixes[s];

@@ -74,6 +74,13 @@ struct RuleProfile {
   // Per step of its plan: which body literal (0-based) the step evaluates, and its time.
   std::vector<std::size_t> step_literals;
   std::vector<double> step_seconds;
+  // The products of semi-naive evaluations within step_seconds, by the side that changed: the
+  // prefix before the step joined with what the step's atom gained (`atom_delta`), and what
+  // the prefix gained joined with all of the atom (`prefix_delta`; a static atom has only
+  // this one). A large prefix_delta for a small change points at an order that puts the
+  // atom's kept variables above the shared ones, so that each product walks all of it.
+  std::vector<double> step_atom_delta_seconds;
+  std::vector<double> step_prefix_delta_seconds;
   // How the plan laid the rule out, for comparing orders: "x:V1" per variable, and the steps
   // whose atom is renamed onto the rule's instances (a replace per delta it reads).
   std::vector<std::string> variable_instances;

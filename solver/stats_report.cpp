@@ -73,6 +73,10 @@ std::string stats_json(const Program& program, const Engine& engine, const Phase
     write_list(out, p.step_literals);
     out << ", \"step_seconds\": ";
     write_list(out, p.step_seconds);
+    out << ", \"step_atom_delta_seconds\": ";
+    write_list(out, p.step_atom_delta_seconds);
+    out << ", \"step_prefix_delta_seconds\": ";
+    write_list(out, p.step_prefix_delta_seconds);
     out << ", \"renamed_steps\": ";
     write_list(out, p.renamed_steps);
     out << ", \"filtered_steps\": ";

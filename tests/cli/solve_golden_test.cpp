@@ -182,6 +182,13 @@ TEST(SolveGoldenTest, StatsToStdoutIsJsonWithRulesAndPeakNodes) {
   const std::string entry = json.substr(rule97, json.find('}', rule97) - rule97);
   EXPECT_NE(entry.find("\"step_literals\": [0, 1, 2], \"step_seconds\": ["), std::string::npos)
       << entry;
+  // ... and its semi-naive products split by the side that changed, one value per step.
+  for (const char* side : {"step_atom_delta_seconds", "step_prefix_delta_seconds"}) {
+    const std::size_t list = entry.find(std::string("\"") + side + "\": [");
+    ASSERT_NE(list, std::string::npos) << side << " in " << entry;
+    const std::string values = entry.substr(list, entry.find(']', list) - list);
+    EXPECT_EQ(std::count(values.begin(), values.end(), ','), 2) << values;
+  }
   // How the plan laid the rule out: IE0(i, target) is renamed onto target's M1, and each rule's
   // time is split by BDD operation.
   EXPECT_NE(entry.find("\"renamed_steps\": [2], \"filtered_steps\": [], \"variable_instances\": "

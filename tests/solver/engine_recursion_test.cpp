@@ -92,5 +92,46 @@ TEST_F(EngineRecursionTest, SwappedAtomWithManyTuplesIsRenamedInPlace) {
   EXPECT_EQ(run(program, "p", "V0_V1_H0"), expected);
 }
 
+// The profile splits each step's semi-naive products by the side that changed. With a static
+// atom first, only the recursive atom's own delta is joined (with the fixed prefix); with the
+// recursive atom first, its delta starts the chain and the static atom after it only ever
+// meets new prefix tuples. Both sides are timed within the step's time.
+TEST_F(EngineRecursionTest, ProfileSplitsEachStepByTheSideThatChanged) {
+  std::string edges = "# V0:6 V1:6\n";
+  for (int v = 0; v < 40; ++v) edges += std::to_string(v) + " " + std::to_string(v + 1) + "\n";
+  write("edge.tuples", edges);
+  const Program program = parse(
+      "V 64\n"
+      "edge (x : V, y : V) inputtuples\n"
+      "forward (x : V, y : V)\n"
+      "backward (x : V, y : V)\n"
+      "forward(x, y) :- edge(x, y).\n"
+      "forward(x, z) :- edge(x, y), forward(y, z).\n"
+      "backward(x, y) :- edge(x, y).\n"
+      "backward(x, z) :- backward(x, y), edge(y, z).\n");
+  Engine engine(program, options("V0_V1_V2"));
+  engine.run();
+  ASSERT_EQ(engine.tuples("forward").size(), 41u * 40u / 2u);
+  ASSERT_EQ(engine.tuples("backward").size(), 41u * 40u / 2u);
+  const RuleProfile& static_first = engine.rule_profiles().at(1);
+  const RuleProfile& recursive_first = engine.rule_profiles().at(3);
+  for (const RuleProfile* rule : {&static_first, &recursive_first}) {
+    ASSERT_EQ(rule->step_atom_delta_seconds.size(), 2u) << rule->rule_text;
+    ASSERT_EQ(rule->step_prefix_delta_seconds.size(), 2u) << rule->rule_text;
+    for (std::size_t s = 0; s < 2; ++s)
+      EXPECT_LE(rule->step_atom_delta_seconds[s] + rule->step_prefix_delta_seconds[s],
+                rule->step_seconds.at(s))
+          << rule->rule_text << " step " << s;
+  }
+  EXPECT_EQ(static_first.step_atom_delta_seconds[0], 0.0);
+  EXPECT_EQ(static_first.step_prefix_delta_seconds[0], 0.0);
+  EXPECT_GT(static_first.step_atom_delta_seconds[1], 0.0);
+  EXPECT_EQ(static_first.step_prefix_delta_seconds[1], 0.0);
+  EXPECT_GT(recursive_first.step_atom_delta_seconds[0], 0.0);
+  EXPECT_EQ(recursive_first.step_prefix_delta_seconds[0], 0.0);
+  EXPECT_EQ(recursive_first.step_atom_delta_seconds[1], 0.0);
+  EXPECT_GT(recursive_first.step_prefix_delta_seconds[1], 0.0);
+}
+
 }  // namespace
 }  // namespace refract::solver
