@@ -837,7 +837,8 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
       Bdd acc_delta = Bdd::zero();  // dP_{k-1}(t)
       Bdd old_prefix = Bdd::one();  // P_{k-1}(t-1); P_0 = true
       RuleProfile& profile = profiles[rule];
-      if (profile.step_atom_delta_seconds.size() < plan.steps.size()) {  // a static plan's steps
+      // Every plan of a rule has a step per body literal; this only keeps the index below safe.
+      if (profile.step_atom_delta_seconds.size() < plan.steps.size()) {
         profile.step_atom_delta_seconds.resize(plan.steps.size(), 0.0);
         profile.step_prefix_delta_seconds.resize(plan.steps.size(), 0.0);
       }
