@@ -283,6 +283,7 @@ void Engine::State::plan_rules(const std::vector<Stratum>& strata) {
     profile.where = rule.where;
     profile.step_literals = plans.back().body_literals;
     profile.variable_instances = plans.back().variable_instances;
+    // Sized once: every plan of a rule, its static plan too, has a step per body literal.
     profile.step_atom_delta_seconds.assign(plans.back().steps.size(), 0.0);
     profile.step_prefix_delta_seconds.assign(plans.back().steps.size(), 0.0);
     for (std::size_t s = 0; s < plans.back().steps.size(); ++s)
@@ -837,11 +838,6 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
       Bdd acc_delta = Bdd::zero();  // dP_{k-1}(t)
       Bdd old_prefix = Bdd::one();  // P_{k-1}(t-1); P_0 = true
       RuleProfile& profile = profiles[rule];
-      // Every plan of a rule has a step per body literal; this only keeps the index below safe.
-      if (profile.step_atom_delta_seconds.size() < plan.steps.size()) {
-        profile.step_atom_delta_seconds.resize(plan.steps.size(), 0.0);
-        profile.step_prefix_delta_seconds.resize(plan.steps.size(), 0.0);
-      }
       StepTimer timer(profile.step_seconds, plan.steps.size());
       for (std::size_t s = 0; s < plan.steps.size(); timer.next(), ++s) {
         const PlanStep& step = plan.steps[s];
