@@ -51,6 +51,7 @@ struct AnalyzeArguments {
   pointsto::SiteMerging exception_objects = pointsto::SiteMerging::kPerType;
   pointsto::SiteMerging string_builders = pointsto::SiteMerging::kPerType;
   pointsto::SiteMerging primitive_arrays = pointsto::SiteMerging::kPerType;
+  pointsto::SiteMerging allocated_strings = pointsto::SiteMerging::kPerType;
   bool color_strings = true;  // --string-merging coloring (default) or none
   bool quiet = false;
 };
@@ -81,6 +82,9 @@ po::options_description analyze_options() {
       "primitive-arrays", po::value<std::string>(),
       "per-type (default: one object per array type of primitives, byte[], int[][], ...) or "
       "per-site (one per allocation)")(
+      "allocated-strings", po::value<std::string>(),
+      "per-type (default: one object for all Strings the program allocates, constants aside) "
+      "or per-site (one per allocation)")(
       "string-merging", po::value<std::string>(),
       "coloring (default: string constants that name no two members of one class share an "
       "object) or none (one object per constant)")("out", po::value<std::string>(),
@@ -140,6 +144,7 @@ std::optional<AnalyzeArguments> parse_arguments(int argc, char** argv) {
   read_site_merging(vm, "exception-objects", args.exception_objects);
   read_site_merging(vm, "string-builders", args.string_builders);
   read_site_merging(vm, "primitive-arrays", args.primitive_arrays);
+  read_site_merging(vm, "allocated-strings", args.allocated_strings);
   if (vm.count("string-merging")) {
     const std::string value = vm["string-merging"].as<std::string>();
     if (value != "coloring" && value != "none") {
@@ -183,6 +188,7 @@ struct HeapSummary {
   MergedSites exceptions;
   MergedSites string_builders;
   MergedSites primitive_arrays;
+  MergedSites allocated_strings;
   std::uint64_t context_free = 0;  // objects with the empty heap context under every flavour
   std::optional<strings::StringColoring> strings;  // with --string-merging coloring
 };
@@ -190,12 +196,14 @@ struct HeapSummary {
 HeapSummary summarise(const frontend::FactDatabase& facts, const pointsto::HeapMerge& exceptions,
                       const pointsto::HeapMerge& string_builders,
                       const pointsto::HeapMerge& primitive_arrays,
+                      const pointsto::HeapMerge& allocated_strings,
                       std::optional<strings::StringColoring> strings) {
   HeapSummary summary;
   summary.heap_objects = facts.domain("H").size();
   summary.exceptions = count_merged(exceptions);
   summary.string_builders = count_merged(string_builders);
   summary.primitive_arrays = count_merged(primitive_arrays);
+  summary.allocated_strings = count_merged(allocated_strings);
   summary.strings = std::move(strings);
   return summary;
 }
@@ -229,6 +237,9 @@ void write_stats(const fs::path& file, const AnalyzeArguments& args,
       << ",\n  \"primitive_arrays\": " << json_string(pointsto::to_string(args.primitive_arrays))
       << ",\n  \"merged_primitive_array_sites\": " << heaps.primitive_arrays.sites
       << ",\n  \"merged_primitive_array_objects\": " << heaps.primitive_arrays.objects
+      << ",\n  \"allocated_strings\": " << json_string(pointsto::to_string(args.allocated_strings))
+      << ",\n  \"merged_allocated_string_sites\": " << heaps.allocated_strings.sites
+      << ",\n  \"merged_allocated_string_objects\": " << heaps.allocated_strings.objects
       << ",\n  \"context_free_objects\": " << heaps.context_free
       << ",\n  \"string_merging\": " << json_string(heaps.strings ? "coloring" : "none");
   if (heaps.strings) {
@@ -307,21 +318,26 @@ int run_analyze(const AnalyzeArguments& args) {
       args.primitive_arrays == pointsto::SiteMerging::kPerType
           ? pointsto::primitive_arrays_by_type(extracted)
           : pointsto::HeapMerge{};
+  const pointsto::HeapMerge allocated_strings =
+      args.allocated_strings == pointsto::SiteMerging::kPerType
+          ? pointsto::allocated_strings_by_type(extracted)
+          : pointsto::HeapMerge{};
   std::optional<strings::StringColoring> coloring;
   if (args.color_strings) coloring = strings::color_string_constants(extracted);
   // The sites of each are disjoint: exception types, builder types, primitive array types,
-  // string constants.
+  // String allocations, string constants.
   pointsto::HeapMerge by_type = exceptions;
   by_type.insert(string_builders.begin(), string_builders.end());
   by_type.insert(primitive_arrays.begin(), primitive_arrays.end());
+  by_type.insert(allocated_strings.begin(), allocated_strings.end());
   pointsto::HeapMerge merge = by_type;
   if (coloring) merge.insert(coloring->merge.begin(), coloring->merge.end());
   std::optional<frontend::FactDatabase> merged;
   if (!merge.empty()) merged = pointsto::merge_heaps(extracted, merge);
   const frontend::FactDatabase& facts = merged ? *merged : extracted;
   options.context_free_heaps = pointsto::context_free_heaps(facts, by_type);
-  HeapSummary heaps =
-      summarise(facts, exceptions, string_builders, primitive_arrays, std::move(coloring));
+  HeapSummary heaps = summarise(facts, exceptions, string_builders, primitive_arrays,
+                                allocated_strings, std::move(coloring));
   heaps.context_free = options.context_free_heaps.size();
   if (progress) {
     *progress << "[analyze] exception objects " << pointsto::to_string(args.exception_objects)
@@ -331,7 +347,10 @@ int run_analyze(const AnalyzeArguments& args) {
               << " sites merged into " << heaps.string_builders.objects
               << " objects; primitive arrays " << pointsto::to_string(args.primitive_arrays) << ": "
               << heaps.primitive_arrays.sites << " sites merged into "
-              << heaps.primitive_arrays.objects << " objects";
+              << heaps.primitive_arrays.objects << " objects; allocated strings "
+              << pointsto::to_string(args.allocated_strings) << ": "
+              << heaps.allocated_strings.sites << " sites merged into "
+              << heaps.allocated_strings.objects << " objects";
     if (heaps.strings) {
       *progress << "; string constants colored: " << heaps.strings->string_constants
                 << " constants (" << heaps.strings->kept_apart << " kept apart) in "

@@ -11,6 +11,7 @@ namespace refract::pointsto {
 namespace {
 
 constexpr const char* kThrowable = "java.lang.Throwable";
+constexpr const char* kString = "java.lang.String";
 
 // Both are final classes; AbstractStringBuilder, their superclass, is abstract.
 constexpr const char* kStringBuilderTypes[] = {"java.lang.StringBuilder", "java.lang.StringBuffer"};
@@ -98,6 +99,19 @@ HeapMerge string_builders_by_type(const frontend::FactDatabase& facts) {
     if (types.contains(name)) builder_types.insert(types.at(name));
   }
   return allocations_by_type(facts, builder_types, "string builder");
+}
+
+HeapMerge allocated_strings_by_type(const frontend::FactDatabase& facts) {
+  const frontend::FactDomain& types = facts.domain("T");
+  if (!types.contains(kString)) return {};
+  HeapMerge merge = allocations_by_type(facts, {types.at(kString)}, "allocated string");
+  // Constants (--string-merging's) and concatenations (ConcatArg, ConcatText) are strings whose
+  // text the facts know in part: reflection resolves names from them, so each stays apart.
+  for (const auto& t : facts.relation("StringConstant").sorted_tuples()) merge.erase(t[0]);
+  for (const char* parts : {"ConcatArg", "ConcatText"}) {
+    for (const auto& t : facts.relation(parts).sorted_tuples()) merge.erase(t[0]);
+  }
+  return merge;
 }
 
 std::vector<std::uint64_t> context_free_heaps(const frontend::FactDatabase& facts,

@@ -17,7 +17,7 @@ namespace refract::pointsto {
 using HeapMerge = std::map<std::uint64_t, std::string>;
 
 // How the allocation sites of one kind of object (exceptions: --exception-objects; string
-// builders: --string-builders) are abstracted.
+// builders: --string-builders; ...) are abstracted.
 enum class SiteMerging {
   kPerType,  // one object per type, named `<KIND T>`
   kPerSite,  // one object per allocation site, like every other object
@@ -50,13 +50,22 @@ HeapMerge string_builders_by_type(const frontend::FactDatabase& facts);
 // of them the byte[] values of strings inside String's own methods.
 HeapMerge primitive_arrays_by_type(const frontend::FactDatabase& facts);
 
+// Every allocation site of the program whose type is java.lang.String (`new String`,
+// StringBuilder.toString(), ...), merged into one object. String constants (ldc, which
+// --string-merging abstracts), concatenations (whose parts the facts hold) and the JVM's own
+// objects are left alone. String is final and its one reference
+// field holds a byte[] (a primitive array), so a string's site decides no call; but under
+// object-sensitive flavours each site, times its heap contexts, was a receiver that made
+// contexts of its own: substring() of each string object made another.
+HeapMerge allocated_strings_by_type(const frontend::FactDatabase& facts);
+
 // The objects whose heap context is always the empty one, as element numbers of `facts` (the
 // facts after merge_heaps): string constants, which ldc hands out as one interned instance
 // whatever the method's context (JVMS 5.1), and the objects of `merged_by_type` (exceptions,
-// string builders, primitive arrays), which already stand for allocations in every context. Doop's
-// rules (Bravenboer and Smaragdakis) give some common "special objects" a context-insensitive heap
-// abstraction for the same reason: extra heap contexts there cost more than they separate.
-// Sorted.
+// string builders, primitive arrays, allocated strings), which already stand for allocations in
+// every context. Doop's rules (Bravenboer and Smaragdakis) give some common "special objects" a
+// context-insensitive heap abstraction for the same reason: extra heap contexts there cost more
+// than they separate. Sorted.
 std::vector<std::uint64_t> context_free_heaps(const frontend::FactDatabase& facts,
                                               const HeapMerge& merged_by_type);
 

@@ -30,10 +30,10 @@ const fs::path kFixtureClasses = REFRACT_FIXTURE_CLASSES;
 const fs::path kFixtureSources =
     fs::path(REFRACT_SOURCE_DIR) / "tests" / "fixtures" / "java" / "pointsto";
 
-const char* const kFixtures[] = {"fields",     "arrays",   "statics",   "dispatch", "casts",
-                                 "exceptions", "clinit",   "threads",   "finalize", "natives",
-                                 "lambdas",    "callsite", "objsens",   "typesens", "heapctx",
-                                 "cloning",    "builders", "primarrays"};
+const char* const kFixtures[] = {"fields",     "arrays",   "statics",    "dispatch", "casts",
+                                 "exceptions", "clinit",   "threads",    "finalize", "natives",
+                                 "lambdas",    "callsite", "objsens",    "typesens", "heapctx",
+                                 "cloning",    "builders", "primarrays", "strings"};
 
 using Tuple = std::vector<std::string>;
 
@@ -346,6 +346,33 @@ TEST_P(FlavourInvariantTest, MergingPrimitiveArraysKeepsTheCallGraphUnderHeapCon
   EXPECT_EQ(per_type->reachable(), per_site->reachable());
 }
 
+// --allocated-strings per-type (the default) only renames under insens: a String holds no
+// reference the analysis follows (its bytes are a primitive array), so the call graph is the
+// per-site one, and its points-to pairs are the per-site ones with each `new String` site
+// replaced by the one object; constants and concatenations are no `new` site and stay.
+TEST_P(FlavourInvariantTest, MergingAllocatedStringsOnlyRenamesThemUnderInsens) {
+  expect_per_type_only_renames(
+      GetParam(), "--allocated-strings",
+      [](const std::string& type, const std::set<std::string>&) -> std::optional<std::string> {
+        if (type != "java.lang.String") return std::nullopt;
+        return "<allocated string java.lang.String>";
+      });
+}
+
+// Under heap contexts the merged strings are one receiver with no heap context, so the
+// methods of String share their contexts; what those contexts return to callers are strings
+// and primitive arrays, which dispatch on their type alone, and the call graph stays the same.
+TEST_P(FlavourInvariantTest, MergingAllocatedStringsKeepsTheCallGraphUnderHeapContexts) {
+  TempDir dir;
+  const auto per_type =
+      analyze(dir, GetParam(), "2-obj+H", "", {"--allocated-strings", "per-type"});
+  const auto per_site =
+      analyze(dir, GetParam(), "2-obj+H", "", {"--allocated-strings", "per-site"});
+  ASSERT_TRUE(per_type && per_site);
+  EXPECT_EQ(per_type->call_edges(), per_site->call_edges());
+  EXPECT_EQ(per_type->reachable(), per_site->reachable());
+}
+
 // --string-merging coloring (the default) only renames (DESIGN.md, "Strings before encoding"):
 // insensitive points-to pairs are the unmerged ones with each constant replaced by the object
 // of its color (string-colors.tsv), and the call graph is the same, also under an object-
@@ -447,6 +474,33 @@ TEST(PrimitiveArrayObjectsTest, PerTypeHasOneObjectPerArrayTypeAndPerSiteOnePerA
   EXPECT_TRUE(per_site->points_to().count({main + "/either", main + "/new byte[]/1"}));
   EXPECT_FALSE(per_site->points_to().count({main + "/either", main + "/new byte[]/0"}));
   EXPECT_NE(read_file(per_site->out / "stats.json").find("\"merged_primitive_array_sites\": 0"),
+            std::string::npos);
+}
+
+// What the merge is for: one object stands for every `new String` of the program, also under
+// a flavour with heap contexts; a concatenation, whose parts reflection may resolve, stays an
+// object of its own; stats.json says which abstraction ran.
+TEST(AllocatedStringObjectsTest, PerTypeHasOneObjectForAllNewStringsAndPerSiteOnePerAllocation) {
+  TempDir dir;
+  const std::string main = "<pointsto.strings.Main: void main(java.lang.String[])>";
+  const std::string merged = "<allocated string java.lang.String>";
+  for (const char* flavour : {"insens", "2-obj+H"}) {
+    const auto per_type = analyze(dir, "strings", flavour);  // the default
+    ASSERT_TRUE(per_type);
+    const std::set<Tuple> pts = per_type->points_to();
+    for (const char* var : {"/first", "/second", "/either", "/back"})
+      EXPECT_TRUE(pts.count({main + var, merged})) << var << " " << flavour;
+    EXPECT_TRUE(pts.count({main + "/joined", main + "/concat/0"})) << flavour;
+    EXPECT_TRUE(pts.count({main + "/text", main + "/concat/0"})) << flavour;
+    EXPECT_FALSE(pts.count({main + "/joined", merged})) << flavour;
+    const std::string stats = read_file(per_type->out / "stats.json");
+    EXPECT_NE(stats.find("\"allocated_strings\": \"per-type\""), std::string::npos) << stats;
+  }
+  const auto per_site = analyze(dir, "strings", "insens", "", {"--allocated-strings", "per-site"});
+  ASSERT_TRUE(per_site);
+  EXPECT_TRUE(per_site->points_to().count({main + "/either", main + "/new java.lang.String/1"}));
+  EXPECT_FALSE(per_site->points_to().count({main + "/either", main + "/new java.lang.String/0"}));
+  EXPECT_NE(read_file(per_site->out / "stats.json").find("\"merged_allocated_string_sites\": 0"),
             std::string::npos);
 }
 

@@ -1,6 +1,6 @@
 // The heap abstraction applied before encoding (pointsto/heap_merging.hpp): which allocation
-// sites --exception-objects, --string-builders and --primitive-arrays per-type merge, and the
-// renumbering of every relation over H.
+// sites --exception-objects, --string-builders, --primitive-arrays and --allocated-strings
+// per-type merge, and the renumbering of every relation over H.
 #include "pointsto/heap_merging.hpp"
 
 #include <gtest/gtest.h>
@@ -192,6 +192,35 @@ TEST(HeapMergingTest, PrimitiveArraySitesBecomeOneObjectPerTypeWithoutHeapContex
             (std::vector<std::string>{"<primitive array byte[]>", "<primitive array int[][]>"}));
 }
 
+// Two `new String` sites, a string constant, a concatenation, the JVM's own string and a plain
+// object: the two allocations become one object; the constant and the concatenation, whose
+// text reflection may resolve, stay apart, as does the JVM's own string.
+TEST(HeapMergingTest, AllocatedStringSitesBecomeOneObjectButConstantsAndConcatenationsStay) {
+  FactDatabase facts = program_allocating({"java.lang.Object", "java.lang.String"},
+                                          {{"<A: void f()>/new java.lang.String/0", 1},
+                                           {"\"name\"", 1},
+                                           {"<A: void f()>/new java.lang.Object/0", 0},
+                                           {"<A: void g()>/concat/0", 1},
+                                           {"<A: void g()>/new java.lang.String/0", 1},
+                                           {"<jvm>/new java.lang.String/0", 1}});
+  facts.relation("StringConstant").add({1});
+  facts.add_domain("Z", "positions");
+  facts.add_relation("ConcatArg", {{"heap", "H"}, {"index", "Z"}, {"var", "V"}}, "");
+  facts.add_relation("ConcatText", {{"heap", "H"}, {"index", "Z"}, {"text", "H"}}, "")
+      .add({3, 0, 1});
+  const HeapMerge merge = allocated_strings_by_type(facts);
+  EXPECT_EQ(merge, (HeapMerge{{0, "<allocated string java.lang.String>"},
+                              {4, "<allocated string java.lang.String>"}}));
+  const FactDatabase merged = merge_heaps(facts, merge);
+  EXPECT_EQ(named(merged, "Alloc"),
+            (std::vector<std::string>{
+                "a | <allocated string java.lang.String>", "b | \"name\"",
+                "c | <A: void f()>/new java.lang.Object/0", "d | <A: void g()>/concat/0",
+                "e | <allocated string java.lang.String>", "f | <jvm>/new java.lang.String/0"}));
+  EXPECT_EQ(context_free_names(merged, merge),
+            (std::vector<std::string>{"<allocated string java.lang.String>", "\"name\""}));
+}
+
 TEST(HeapMergingTest, AProgramWithoutBuildersMergesNoBuilder) {
   EXPECT_TRUE(string_builders_by_type(small_program()).empty());
 }
@@ -212,9 +241,11 @@ TEST(HeapMergingTest, AProgramWithoutThrowableMergesNothing) {
   EXPECT_TRUE(exception_objects_by_type(facts).empty());
 }
 
-// --exception-objects, --string-builders and --primitive-arrays take the same two values.
+// --exception-objects, --string-builders, --primitive-arrays and --allocated-strings take the
+// same two values.
 TEST(HeapMergingTest, SiteMergingValuesAreParsedOrNamed) {
-  for (const char* option : {"--exception-objects", "--string-builders", "--primitive-arrays"}) {
+  for (const char* option :
+       {"--exception-objects", "--string-builders", "--primitive-arrays", "--allocated-strings"}) {
     EXPECT_EQ(parse_site_merging("per-type", option), SiteMerging::kPerType);
     EXPECT_EQ(parse_site_merging("per-site", option), SiteMerging::kPerSite);
     for (const char* bad : {"per-class", "merged"}) {

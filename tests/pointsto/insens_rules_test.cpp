@@ -253,7 +253,7 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, InsensRulesTest,
                          ::testing::Values("fields", "arrays", "statics", "dispatch", "casts",
                                            "exceptions", "clinit", "threads", "finalize", "natives",
                                            "lambdas", "callsite", "objsens", "typesens", "heapctx",
-                                           "cloning", "builders", "primarrays"),
+                                           "cloning", "builders", "primarrays", "strings"),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            return info.param;
                          });
