@@ -413,6 +413,7 @@ TEST(AnalyzeUsageTest, MissingRequiredOptionsAndBadNumbersAreUsageErrors) {
       with("--exception-objects", "per-class"),
       with("--string-builders", "merged"),
       with("--primitive-arrays", "none"),
+      with("--allocated-strings", "all"),
       with("--string-merging", "greedy"),
       with("--tuple-joins", "some"),
       with("--time-limit", "0"),
@@ -448,6 +449,10 @@ TEST(AnalyzeUsageTest, AnUnknownPrimitiveArrayAbstractionIsNamed) {
   expect_unknown_choice("--primitive-arrays", "none", "'none'", "per-type or per-site");
 }
 
+TEST(AnalyzeUsageTest, AnUnknownAllocatedStringAbstractionIsNamed) {
+  expect_unknown_choice("--allocated-strings", "all", "'all'", "per-type or per-site");
+}
+
 TEST(AnalyzeUsageTest, AnUnknownStringMergingIsNamed) {
   expect_unknown_choice("--string-merging", "greedy", "'greedy'", "coloring or none");
 }
@@ -460,10 +465,11 @@ TEST(AnalyzeUsageTest, HelpListsTheOptions) {
   TempDir dir;
   const RunResult run = run_refract({"analyze", "--help"}, dir.path());
   EXPECT_EQ(run.exit_code, 0);
-  for (const char* option : {"--classpath", "--main", "--jdk", "--context", "--order", "--out",
-                             "--dump", "--quiet", "--nodes", "--cache", "--exception-objects",
-                             "--string-merging", "--tuple-joins", "--time-limit", "--dump-bdd",
-                             "--context-bits", "--string-builders", "--primitive-arrays"}) {
+  for (const char* option :
+       {"--classpath", "--main", "--jdk", "--context", "--order", "--out", "--dump", "--quiet",
+        "--nodes", "--cache", "--exception-objects", "--string-merging", "--tuple-joins",
+        "--time-limit", "--dump-bdd", "--context-bits", "--string-builders", "--primitive-arrays",
+        "--allocated-strings"}) {
     EXPECT_NE(run.out.find(option), std::string::npos) << option;
   }
 }
