@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <ctime>
+#include <fstream>
 #include <string>
 
 #include "bdd/buddy_c_api.hpp"
@@ -61,8 +62,41 @@ void record_error(int code) {
   }
 }
 
+std::uint64_t g_max_nodes = 0;      // ManagerSettings::max_nodes, as BuDDy took it
+std::uint64_t g_memory_budget = 0;  // ManagerSettings::memory_budget_bytes
+std::uint64_t g_next_step = 0;      // nodes BuDDy's next resize adds at most (set_next_growth)
+bool g_budget_binds = false;        // the table's current cap comes from the memory budget
+
+// The process's resident set, from /proc/self/statm; 0 where that cannot be read.
+std::uint64_t resident_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  std::uint64_t size_pages = 0, resident_pages = 0;
+  if (!(statm >> size_pages >> resident_pages)) return 0;
+  return resident_pages * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+// Caps the table where growing it would take the process past the memory budget. Runs after
+// each collection, which is just before BuDDy decides whether to grow the table.
+void cap_table_to_memory_budget() {
+  const std::uint64_t resident = resident_bytes();
+  if (g_memory_budget == 0 || resident == 0 || bddnodesize <= 0) return;
+  const auto size = static_cast<std::uint64_t>(bddnodesize);
+  const std::uint64_t node_bytes = std::max<std::uint64_t>(malloc_usable_size(bddnodes) / size, 1);
+  const std::uint64_t room =
+      g_memory_budget > resident ? (g_memory_budget - resident) / node_bytes : 0;
+  std::uint64_t cap = std::min<std::uint64_t>(size + room, INT_MAX);
+  g_budget_binds = g_max_nodes == 0 || cap < g_max_nodes;
+  if (!g_budget_binds) cap = g_max_nodes;
+  // BuDDy grows by doubling, at most by its max increase (50,000 unless set_next_growth set it).
+  const std::uint64_t wanted = std::min(size, g_next_step != 0 ? g_next_step : 50'000);
+  if (g_budget_binds && room < wanted) g_stats.capped_by_memory_budget = true;
+  // BuDDy accepts only caps above the table; its sizes are primes, so size + 1 adds nothing.
+  bdd_setmaxnodenum(static_cast<int>(std::max(cap, size + 1)));
+}
+
 void record_gc(int pre, bddGbcStat* stat) {
   if (pre) return;
+  cap_table_to_memory_budget();
   g_stats.garbage_collections = static_cast<std::uint64_t>(stat->num);
   g_stats.gc_seconds = static_cast<double>(stat->sumtime) / CLOCKS_PER_SEC;
   const auto live = static_cast<std::uint64_t>(stat->nodes - stat->freenodes);
@@ -88,6 +122,7 @@ unsigned g_growth_percent = 0;     // ManagerSettings::growth_percent
 void set_next_growth(int, int new_size) {
   const std::uint64_t share = static_cast<std::uint64_t>(new_size) * g_growth_percent / 100;
   const std::uint64_t step = std::min<std::uint64_t>(std::max(g_max_increase, share), INT_MAX);
+  g_next_step = step;
   if (step != 0) bdd_setmaxincrease(static_cast<int>(step));
 }
 
@@ -166,10 +201,12 @@ OperationScope::~OperationScope() {
   }
 }
 
-NodeTableExhausted::NodeTableExhausted(int code, std::uint64_t node_table_size)
+NodeTableExhausted::NodeTableExhausted(int code, std::uint64_t node_table_size,
+                                       std::uint64_t memory_budget_bytes)
     : BddError(code, "BDD node table exhausted at " + std::to_string(node_table_size) + " nodes (" +
                          bdd_errstring(code) + ")"),
-      node_table_size_(node_table_size) {}
+      node_table_size_(node_table_size),
+      memory_budget_bytes_(memory_budget_bytes) {}
 
 void check_error(const char* operation) {
   ++g_stats.operations;
@@ -185,7 +222,9 @@ void check_error(const char* operation) {
   }
   if (code == kDeadlinePassed) throw DeadlinePassed(operation);
   if (code == BDD_NODENUM || code == BDD_MEMORY) {
-    throw NodeTableExhausted(code, static_cast<std::uint64_t>(bdd_getallocnum()));
+    const bool budget = g_budget_binds && g_stats.capped_by_memory_budget;
+    throw NodeTableExhausted(code, static_cast<std::uint64_t>(bdd_getallocnum()),
+                             budget ? g_memory_budget : 0);
   }
   throw BddError(code, std::string("BuDDy error in ") + operation + ": " + bdd_errstring(code));
 }
@@ -223,11 +262,16 @@ Manager::Manager(const ManagerSettings& settings) {
   set_next_growth(0, bdd_getallocnum());
   if (settings.min_free_percent != 0)
     bdd_setminfreenodes(static_cast<int>(std::min(settings.min_free_percent, 90U)));
+  g_max_nodes = 0;
+  g_memory_budget = settings.memory_budget_bytes;
+  g_budget_binds = false;
   if (settings.max_nodes != 0) {
     // BuDDy rounds the initial table up to a prime and wants a cap above it.
     const auto allocated = static_cast<std::uint64_t>(bdd_getallocnum());
-    bdd_setmaxnodenum(to_int_setting(std::max(settings.max_nodes, allocated + 1), "--max-nodes"));
+    g_max_nodes = std::max(settings.max_nodes, allocated + 1);
+    bdd_setmaxnodenum(to_int_setting(g_max_nodes, "--max-nodes"));
   }
+  cap_table_to_memory_budget();
   try {
     check_error("bdd_init");
   } catch (...) {

@@ -28,7 +28,11 @@ struct ManagerSettings {
   // 20% more peak RSS; a whole 2-type+H run peaked at 7.1 GB, not 2.8 GiB (garbage waits
   // longer). 0 = max_increase alone.
   unsigned growth_percent = 50;
-  std::uint64_t max_nodes = 0;     // hard cap on the node table; 0 = no cap
+  std::uint64_t max_nodes = 0;  // hard cap on the node table; 0 = no cap
+  // The table stops growing where the process's resident memory would pass this many bytes
+  // (checked at each collection, before BuDDy decides to grow): a run too big for the machine
+  // then ends in NodeTableExhausted, not in the kernel's OOM killer. 0 = no budget.
+  std::uint64_t memory_budget_bytes = 0;
   unsigned min_free_percent = 40;  // resize when a collection frees less; 0 = BuDDy's 20
   // Back the node table with transparent huge pages where the kernel offers them (Linux 6.1's
   // MADV_COLLAPSE; a hint the kernel may refuse, see ManagerStats::huge_pages). Each node
@@ -50,11 +54,14 @@ class BddError : public std::runtime_error {
 // The node table is full and may not grow (max_nodes reached or out of memory).
 class NodeTableExhausted : public BddError {
  public:
-  NodeTableExhausted(int code, std::uint64_t node_table_size);
+  NodeTableExhausted(int code, std::uint64_t node_table_size, std::uint64_t memory_budget_bytes);
   std::uint64_t node_table_size() const { return node_table_size_; }
+  // The memory budget when it, not max_nodes, kept the table from growing; else 0.
+  std::uint64_t memory_budget_bytes() const { return memory_budget_bytes_; }
 
  private:
   std::uint64_t node_table_size_;
+  std::uint64_t memory_budget_bytes_;
 };
 
 // The deadline set by Manager::set_deadline passed during an operation: it was abandoned at a
@@ -87,6 +94,8 @@ struct ManagerStats {
   // not drift with the machine (creating nodes is about half of all time under perf).
   std::uint64_t nodes_produced = 0;
   std::uint64_t variables = 0;
+  // The memory budget has held the table below the size BuDDy would have grown it to.
+  bool capped_by_memory_budget = false;
   bool huge_pages = false;         // the kernel took the node table onto huge pages (last resize)
   std::string huge_pages_refusal;  // else why not: the call the kernel refused, and its errno
   // Per kind of operation, when timing is on (Manager::time_operations): the GCs and node

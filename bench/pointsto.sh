@@ -3,7 +3,8 @@
 # JDK 17 jmods, under several context flavours. Prints one row per program and flavour:
 # seconds, peak RSS, peak BDD nodes, contexts, reachable methods, call edges, polymorphic call
 # sites and casts that may fail. A run that exceeds --timeout (refract's --time-limit) prints
-# "timeout", and after the table where it stopped and the rules its profile blames. When a
+# "timeout", one whose node table reached refract's memory budget (85% of physical memory)
+# prints "memory"; after the table come where each stopped and the rules its profile blames. When a
 # sensitive run and the insensitive run of a program both finish, the script checks that the
 # sensitive call edges and points-to pairs (VarPointsToI, through bench/subset.datalog) are
 # among the insensitive ones (the invariant of tests/pointsto/flavours_test.cpp on a real
@@ -65,7 +66,9 @@ stat() { grep -o "\"$2\": [0-9.e+-]*" "$1" 2>/dev/null | head -1 | awk '{print $
 
 # A stopped run has no stats.json: its peak nodes come from the profile it still wrote.
 stat_if_stopped() {
-  if [ "$status" = timeout ]; then stat "$out.rules.json" peak_used_nodes; fi
+  if [ "$status" = timeout ] || [ "$status" = memory ]; then
+    stat "$out.rules.json" peak_used_nodes
+  fi
 }
 
 # Points-to pairs of run $1 (a sensitive flavour's OUT) missing from run $2 (insens), through
@@ -107,6 +110,10 @@ for program in $programs; do
       status="timeout"
       stopped+=("$program $flavour:")
       stopped+=("$(python3 bench/top_rules.py "$out.rules.json" 2>/dev/null || true)")
+    elif [ "$rc" -eq 1 ] && grep -q "node table exhausted" "$out.log"; then
+      status="memory"
+      stopped+=("$program $flavour: $(grep -o "node table exhausted.*" "$out.log" | head -1)")
+      stopped+=("$(python3 bench/top_rules.py "$out.rules.json" 2>/dev/null || true)")
     else
       status="exit$rc"
       tail -3 "$out.log" | sed "s/^/[pointsto.sh] $program $flavour: /" >&2
@@ -138,6 +145,7 @@ if [ ${#subset[@]} -gt 0 ]; then
   for r in "${subset[@]}"; do echo "  $r"; done
 fi
 if [ ${#stopped[@]} -gt 0 ]; then
-  echo; echo "runs stopped at the time limit, where, and the rules their profile blames:"
+  echo; echo "runs stopped at the time limit or the memory budget, where, and the rules their" \
+    "profile blames:"
   for r in "${stopped[@]}"; do echo "  $r"; done
 fi

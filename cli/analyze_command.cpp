@@ -41,6 +41,8 @@ struct AnalyzeArguments {
   std::optional<std::string> order;
   std::optional<std::uint64_t> nodes;
   std::optional<std::uint64_t> cache;
+  std::optional<std::uint64_t> max_nodes;
+  std::optional<std::uint64_t> max_memory;  // MiB
   std::optional<std::uint64_t> tuple_joins;
   std::optional<double> time_limit;
   std::string out;
@@ -72,6 +74,9 @@ po::options_description analyze_options() {
       "order", po::value<std::string>(), "BDD variable order (bddbddb syntax)")(
       "nodes", po::value<std::string>(), "initial BDD node table size")(
       "cache", po::value<std::string>(), "BDD operation cache size")(
+      "max-nodes", po::value<std::string>(),
+      "hard limit on the node table; exceeding it is an error naming the rule (default: none)")(
+      "max-memory", po::value<std::string>(), max_memory_help().c_str())(
       "tuple-joins", po::value<std::string>(), tuple_joins_help().c_str())(
       "time-limit", po::value<std::string>(), kTimeLimitHelp)(
       "exception-objects", po::value<std::string>(),
@@ -133,6 +138,10 @@ std::optional<AnalyzeArguments> parse_arguments(int argc, char** argv) {
   if (vm.count("order")) args.order = vm["order"].as<std::string>();
   if (vm.count("nodes")) args.nodes = positive_count("nodes", vm["nodes"].as<std::string>());
   if (vm.count("cache")) args.cache = positive_count("cache", vm["cache"].as<std::string>());
+  if (vm.count("max-nodes"))
+    args.max_nodes = positive_count("max-nodes", vm["max-nodes"].as<std::string>());
+  if (vm.count("max-memory"))
+    args.max_memory = positive_count("max-memory", vm["max-memory"].as<std::string>());
   if (vm.count("tuple-joins"))
     args.tuple_joins = count("tuple-joins", vm["tuple-joins"].as<std::string>());
   if (vm.count("time-limit"))
@@ -289,6 +298,8 @@ int run_analyze(const AnalyzeArguments& args) {
   options.order = args.order;
   if (args.nodes) options.bdd.initial_nodes = *args.nodes;
   if (args.cache) options.bdd.cache_size = *args.cache;
+  if (args.max_nodes) options.bdd.max_nodes = *args.max_nodes;
+  options.bdd.memory_budget_bytes = memory_budget_bytes(args.max_memory);
   if (args.tuple_joins) options.tuple_join_max_input = *args.tuple_joins;
   if (args.time_limit) options.time_limit_seconds = *args.time_limit;
   options.rules_dir = args.rules;

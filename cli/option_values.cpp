@@ -1,7 +1,11 @@
 #include "cli/option_values.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <limits>
 
 #include "solver/engine.hpp"
 
@@ -36,7 +40,29 @@ std::optional<std::uint64_t> parse_count(const std::string& text) {
   return value;
 }
 
+constexpr unsigned kDefaultMemoryPercent = 85;
+
+std::uint64_t physical_memory_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0) return 0;
+  return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page);
+}
+
 }  // namespace
+
+std::string max_memory_help() {
+  return "the BDD node table stops growing where the process would pass MIB mebibytes of "
+         "resident memory; a run that needs more ends in the node-table-exhausted error naming "
+         "the rule (default: " +
+         std::to_string(kDefaultMemoryPercent) + "% of physical memory, " +
+         std::to_string((memory_budget_bytes(std::nullopt) >> 20)) + " MiB here)";
+}
+
+std::uint64_t memory_budget_bytes(const std::optional<std::uint64_t>& max_memory_mib) {
+  constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+  if (max_memory_mib) return *max_memory_mib > (kMax >> 20) ? kMax : *max_memory_mib << 20;
+  return physical_memory_bytes() / 100 * kDefaultMemoryPercent;
+}
 
 std::string tuple_joins_help() {
   return "rules evaluated once whose body relations hold at most N tuples each are joined on "

@@ -32,7 +32,7 @@ double since(Clock::time_point t) {
 struct SolveArguments {
   std::string program;
   std::optional<std::string> input_dir, output_dir, order, stats;
-  std::optional<std::uint64_t> nodes, cache, max_nodes, tuple_joins;
+  std::optional<std::uint64_t> nodes, cache, max_nodes, max_memory, tuple_joins;
   std::optional<double> time_limit;
   bool quiet = false;
 };
@@ -52,6 +52,7 @@ po::options_description solve_options() {
       "BDD operator cache size (overrides .bddcache; default 200000)")(
       "max-nodes", po::value<std::string>(),
       "hard limit on the node table; exceeding it is an error naming the rule (default: none)")(
+      "max-memory", po::value<std::string>(), max_memory_help().c_str())(
       "tuple-joins", po::value<std::string>(), tuple_joins_help().c_str())(
       "time-limit", po::value<std::string>(), kTimeLimitHelp)(
       "stats", po::value<std::string>(),
@@ -88,6 +89,7 @@ SolveArguments parse_arguments(int argc, char** argv, bool& help) {
   if (auto v = text("nodes")) args.nodes = positive_count("nodes", *v);
   if (auto v = text("cache")) args.cache = positive_count("cache", *v);
   if (auto v = text("max-nodes")) args.max_nodes = positive_count("max-nodes", *v);
+  if (auto v = text("max-memory")) args.max_memory = positive_count("max-memory", *v);
   if (auto v = text("tuple-joins")) args.tuple_joins = count("tuple-joins", *v);
   if (auto v = text("time-limit")) args.time_limit = positive_seconds("time-limit", *v);
   args.quiet = vm.count("quiet") != 0;
@@ -146,6 +148,7 @@ int run_solve(const SolveArguments& args) {
     options.bdd.initial_nodes = *n;
   if (auto c = args.cache.has_value() ? args.cache : program.bdd_cache) options.bdd.cache_size = *c;
   if (args.max_nodes) options.bdd.max_nodes = *args.max_nodes;
+  options.bdd.memory_budget_bytes = memory_budget_bytes(args.max_memory);
   if (args.tuple_joins) options.tuple_join_max_input = *args.tuple_joins;
   if (args.time_limit) options.time_limit_seconds = *args.time_limit;
   options.progress = args.quiet ? nullptr : &std::cerr;
@@ -155,7 +158,7 @@ int run_solve(const SolveArguments& args) {
   solver::Engine engine(program, options);
   try {
     engine.run();
-  } catch (const solver::TimeLimitReached& e) {
+  } catch (const solver::EvaluationError& e) {  // out of time or of nodes
     if (args.stats) {
       times.solve = times.total = since(solve_start);
       write_stats(*args.stats, solver::stats_json(program, engine, times, e.what()));

@@ -165,8 +165,9 @@ AnalysisResult Analysis::run() {
   };
   try {
     engine_->run();
-  } catch (const solver::TimeLimitReached& e) {
-    if (options_.rule_stats) write_rule_stats(e.what());  // where the time went, so far
+  } catch (const solver::EvaluationError& e) {
+    // Out of time or of nodes: where the time and the nodes went, so far.
+    if (options_.rule_stats) write_rule_stats(e.what());
     throw;
   }
   result.seconds["solve"] = since(start);

@@ -48,6 +48,14 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+// What kept the node table from growing, and what a user may change, for the messages of an
+// exhausted table.
+std::string exhausted_advice(const bdd::NodeTableExhausted& e) {
+  if (e.memory_budget_bytes() == 0) return " (raise --nodes/--max-nodes or try another --order)";
+  return " (the memory budget of " + std::to_string(e.memory_budget_bytes() >> 20) +
+         " MiB kept it from growing: raise --max-memory, or try another --order)";
+}
+
 // The manager's deadline (bdd::Manager::set_deadline) for the lifetime of the scope.
 class DeadlineScope {
  public:
@@ -235,11 +243,9 @@ void Engine::State::load_inputs() {
     } catch (const bdd::DeadlinePassed&) {
       throw time_limit_reached({file.string()}, "while loading relation " + r.name());
     } catch (const bdd::NodeTableExhausted& e) {
-      throw EvaluationError({file.string()}, "BDD node table exhausted at " +
-                                                 std::to_string(e.node_table_size()) +
-                                                 " nodes while loading relation " + r.name() +
-                                                 " (raise --nodes/--max-nodes or try another "
-                                                 "--order)");
+      throw EvaluationError({file.string()},
+                            "BDD node table exhausted at " + std::to_string(e.node_table_size()) +
+                                " nodes while loading relation " + r.name() + exhausted_advice(e));
     }
     if (progress()) {
       *progress() << "[load] " << r.name() << ": "
@@ -389,7 +395,7 @@ EvaluationError Engine::State::rule_exhausted(std::size_t rule,
   return EvaluationError(program.rules[rule].where,
                          "BDD node table exhausted at " + std::to_string(e.node_table_size()) +
                              " nodes while evaluating rule: " + program.rules[rule].text +
-                             " (raise --nodes/--max-nodes or try another --order)");
+                             exhausted_advice(e));
 }
 
 void Engine::State::check_time_limit(std::size_t rule) const {
@@ -726,8 +732,7 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
       throw EvaluationError(shapes[r].decl->where,
                             "BDD node table exhausted at " + std::to_string(e.node_table_size()) +
                                 " nodes while adding new tuples to relation " +
-                                relations[r].name() +
-                                " (raise --nodes/--max-nodes or try another --order)");
+                                relations[r].name() + exhausted_advice(e));
     }
   };
   std::size_t iteration = 0;

@@ -93,6 +93,41 @@ TEST(ManagerTest, NodeTableExhaustionThrowsInsteadOfExiting) {
   EXPECT_FALSE((Bdd::variable(0) & Bdd::variable(1)).is_zero());
 }
 
+// A budget below what the process already holds keeps the table at its first size: the
+// exhaustion names the budget, which --max-nodes alone (above) does not.
+TEST(ManagerTest, MemoryBudgetKeepsTheTableFromGrowing) {
+  ManagerSettings settings;
+  settings.initial_nodes = 2000;
+  settings.cache_size = 1000;
+  settings.memory_budget_bytes = 1;
+  Manager manager(settings);
+  manager.add_variables(64);
+  const BitBlock x = block_of(0, 32), y = block_of(32, 32);
+  try {
+    (void)equal_blocks(x, y);
+    FAIL() << "the table grew past the budget";
+  } catch (const NodeTableExhausted& e) {
+    EXPECT_EQ(e.memory_budget_bytes(), 1U);
+    EXPECT_LT(e.node_table_size(), 2100U);
+  }
+  EXPECT_TRUE(manager.stats().capped_by_memory_budget);
+  EXPECT_FALSE((Bdd::variable(0) & Bdd::variable(1)).is_zero());
+}
+
+TEST(ManagerTest, AGenerousMemoryBudgetLetsTheTableGrow) {
+  ManagerSettings settings;
+  settings.initial_nodes = 2000;
+  settings.cache_size = 1000;
+  settings.memory_budget_bytes = std::uint64_t{1} << 40;
+  Manager manager(settings);
+  manager.add_variables(32);
+  // x == y over 16-bit blocks, one after the other: about 2^17 nodes.
+  const Bdd equal = equal_blocks(block_of(0, 16), block_of(16, 16));
+  EXPECT_FALSE(equal.is_zero());
+  EXPECT_GT(manager.stats().node_table_size, 100000U);
+  EXPECT_FALSE(manager.stats().capped_by_memory_budget);
+}
+
 TEST(BitBlockTest, RangesAndComparisonsMatchArithmetic) {
   Manager manager(ManagerSettings{});
   manager.add_variables(9);

@@ -327,6 +327,42 @@ TEST(AnalyzeTimeLimitTest, AGenerousLimitChangesNothing) {
   EXPECT_TRUE(fs::exists(dir.path() / "out" / "call-edges.tsv"));
 }
 
+// A run whose node table may not grow as far as the analysis needs exits 1 naming the rule or
+// relation where it ran out and what held it back, writes no export, and still writes the
+// profile of the run so far.
+TEST(AnalyzeNodeLimitTest, MaxNodesStopsWithTheProfileSoFarAndNoExports) {
+  TempDir dir;
+  const fs::path file = dir.path() / "rules.json";
+  const fs::path out = dir.path() / "out";
+  const RunResult run =
+      analyze_fixture(dir, "fields", out,
+                      {"--rule-stats", file.string(), "--nodes", "1000", "--max-nodes", "5000"});
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find("BDD node table exhausted at "), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("--max-nodes"), std::string::npos) << run.err;
+  expect_no_exports(out);
+  EXPECT_NE(read_json(file).at("stopped").string().find("node table exhausted"), std::string::npos);
+}
+
+TEST(AnalyzeNodeLimitTest, AMemoryBudgetBelowTheProcessNamesTheBudget) {
+  TempDir dir;
+  const fs::path out = dir.path() / "out";
+  const RunResult run =
+      analyze_fixture(dir, "fields", out, {"--nodes", "1000", "--max-memory", "1"});
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find("memory budget of 1 MiB"), std::string::npos) << run.err;
+  expect_no_exports(out);
+}
+
+TEST(AnalyzeNodeLimitTest, GenerousLimitsChangeNothing) {
+  TempDir dir;
+  const RunResult run =
+      analyze_fixture(dir, "fields", dir.path() / "out",
+                      {"--nodes", "1000", "--max-nodes", "100000000", "--max-memory", "100000"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_TRUE(fs::exists(dir.path() / "out" / "call-edges.tsv"));
+}
+
 TEST(AnalyzeBadInputTest, MissingClassPathEntryIsNamed) {
   TempDir dir;
   const fs::path missing = dir.path() / "no-such.jar";
@@ -418,6 +454,8 @@ TEST(AnalyzeUsageTest, MissingRequiredOptionsAndBadNumbersAreUsageErrors) {
       with("--tuple-joins", "some"),
       with("--time-limit", "0"),
       with("--time-limit", "5min"),
+      with("--max-nodes", "0"),
+      with("--max-memory", "12G"),
       {"--no-such-option"}};
   for (const auto& args : cases) {
     const RunResult run = analyze(dir, args);
@@ -470,6 +508,9 @@ TEST(AnalyzeUsageTest, HelpListsTheOptions) {
         "--nodes", "--cache", "--exception-objects", "--string-merging", "--tuple-joins",
         "--time-limit", "--dump-bdd", "--context-bits", "--string-builders", "--primitive-arrays",
         "--allocated-strings"}) {
+    EXPECT_NE(run.out.find(option), std::string::npos) << option;
+  }
+  for (const char* option : {"--max-nodes", "--max-memory"}) {
     EXPECT_NE(run.out.find(option), std::string::npos) << option;
   }
 }

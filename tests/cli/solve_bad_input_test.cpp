@@ -309,6 +309,21 @@ TEST_F(SolveBadInputTest, NodeTableExhaustionControlSucceedsWithoutTheLimit) {
   EXPECT_EQ(run.out, "pair\t160000\n");
 }
 
+// The same product under a memory budget below what the process already holds: the table
+// may not grow, and the message says the budget, not --max-nodes, stopped it.
+TEST_F(SolveBadInputTest, NodeTableExhaustedUnderTheMemoryBudgetNamesTheBudgetAndTheRule) {
+  program(
+      "A 65536\n"
+      "e (a : A) inputtuples\n"
+      "pair (x : A, y : A) outputtuples printsize\n"
+      "pair(x, y) :- e(x), e(y).\n");
+  write("e.tuples", random_unary_tuples(400, 1));
+  const RunResult run = solve({"--nodes", "20000", "--max-memory", "1"});
+  expect_rejected(run, program_file() + ":5:1: ",
+                  {"node table exhausted", "pair(x, y) :- e(x), e(y).", "memory budget of 1 MiB",
+                   "--max-memory"});
+}
+
 // Swapping the attributes of scattered pairs under the order A0_A1 (no
 // interleaving) blows up in the rename the rule needs, wherever the plan
 // puts it: the message must still name the rule.
@@ -431,6 +446,8 @@ TEST_F(SolveUsageTest, NegativeCacheSize) {
 
 TEST_F(SolveUsageTest, NodeLimitWithTrailingGarbage) {
   expect_usage_error({"--max-nodes", "10x"}, {"'10x'", "--max-nodes"});
+  expect_usage_error({"--max-memory", "12G"}, {"'12G'", "--max-memory"});
+  expect_usage_error({"--max-memory", "0"}, {"'0'", "--max-memory"});
 }
 
 TEST_F(SolveUsageTest, NegativeTupleJoinLimit) {
