@@ -10,13 +10,15 @@
 namespace refract::frontend {
 
 std::uint64_t FactDomain::intern(std::string_view element) {
-  auto [it, added] = index_.try_emplace(std::string(element), names_.size());
-  if (added) names_.emplace_back(element);
-  return it->second;
+  if (const auto it = index_.find(element); it != index_.end()) return it->second;
+  const std::uint64_t number = names_.size();
+  index_.emplace(std::string(element), number);
+  names_.emplace_back(element);
+  return number;
 }
 
 std::uint64_t FactDomain::at(std::string_view element) const {
-  const auto it = index_.find(std::string(element));
+  const auto it = index_.find(element);
   if (it == index_.end()) {
     throw std::out_of_range("no element '" + std::string(element) + "' in domain " + name_);
   }
@@ -48,36 +50,40 @@ std::vector<std::vector<std::uint64_t>> FactRelation::sorted_tuples() const {
 }
 
 FactDomain& FactDatabase::add_domain(std::string name, std::string description) {
+  domain_index_.try_emplace(name, domains_.size());
   return domains_.emplace_back(std::move(name), std::move(description));
 }
 
 FactRelation& FactDatabase::add_relation(std::string name, std::vector<FactAttribute> attributes,
                                          std::string description) {
   for (const FactAttribute& a : attributes) domain(a.domain);  // must exist
+  relation_index_.try_emplace(name, relations_.size());
   return relations_.emplace_back(std::move(name), std::move(attributes), std::move(description));
 }
 
 namespace {
 template <typename Items>
-auto& find_named(Items& items, std::string_view name, const char* what) {
-  for (auto& item : items) {
-    if (item.name() == name) return item;
+auto& find_named(Items& items, const NameIndex<std::size_t>& index, std::string_view name,
+                 const char* what) {
+  const auto it = index.find(name);
+  if (it == index.end()) {
+    throw std::out_of_range(std::string("no fact ") + what + " named " + std::string(name));
   }
-  throw std::out_of_range(std::string("no fact ") + what + " named " + std::string(name));
+  return items[it->second];
 }
 }  // namespace
 
 FactDomain& FactDatabase::domain(std::string_view name) {
-  return find_named(domains_, name, "domain");
+  return find_named(domains_, domain_index_, name, "domain");
 }
 const FactDomain& FactDatabase::domain(std::string_view name) const {
-  return find_named(domains_, name, "domain");
+  return find_named(domains_, domain_index_, name, "domain");
 }
 FactRelation& FactDatabase::relation(std::string_view name) {
-  return find_named(relations_, name, "relation");
+  return find_named(relations_, relation_index_, name, "relation");
 }
 const FactRelation& FactDatabase::relation(std::string_view name) const {
-  return find_named(relations_, name, "relation");
+  return find_named(relations_, relation_index_, name, "relation");
 }
 
 std::string map_line(std::string_view element) {

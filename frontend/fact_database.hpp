@@ -17,6 +17,17 @@
 
 namespace refract::frontend {
 
+// Hashes std::string keys and std::string_view probes alike, so that looking a name up does not
+// copy it into a std::string first (a malloc and a free per fact under perf).
+struct NameHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view name) const {
+    return std::hash<std::string_view>{}(name);
+  }
+};
+template <typename Value>
+using NameIndex = std::unordered_map<std::string, Value, NameHash, std::equal_to<>>;
+
 class FactDomain {
  public:
   FactDomain(std::string name, std::string description)
@@ -28,14 +39,14 @@ class FactDomain {
   std::uint64_t intern(std::string_view element);
   // The number of an element already interned; std::out_of_range otherwise.
   std::uint64_t at(std::string_view element) const;
-  bool contains(std::string_view element) const { return index_.count(std::string(element)) != 0; }
+  bool contains(std::string_view element) const { return index_.find(element) != index_.end(); }
   std::uint64_t size() const { return names_.size(); }
   const std::vector<std::string>& names() const { return names_; }
 
  private:
   std::string name_;
   std::string description_;
-  std::unordered_map<std::string, std::uint64_t> index_;
+  NameIndex<std::uint64_t> index_;
   std::vector<std::string> names_;
 };
 
@@ -89,6 +100,10 @@ class FactDatabase {
   // Deques: references handed out by add_* stay valid as more are added.
   std::deque<FactDomain> domains_;
   std::deque<FactRelation> relations_;
+  // Positions in the deques by name, the first added of a name: the extractor looks a relation
+  // up for every fact it adds.
+  NameIndex<std::size_t> domain_index_;
+  NameIndex<std::size_t> relation_index_;
 };
 
 // An element name as one line of a .map file: control characters and backslashes are escaped
