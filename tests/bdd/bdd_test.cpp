@@ -79,45 +79,53 @@ TEST(ManagerTest, CountsTheNodesItProduces) {
   EXPECT_EQ(manager.stats().nodes_produced, before + 1);
 }
 
-TEST(ManagerTest, NodeTableExhaustionThrowsInsteadOfExiting) {
+// A first table of 2000 nodes and a small cache, for the limits below.
+ManagerSettings small_table() {
   ManagerSettings settings;
   settings.initial_nodes = 2000;
-  settings.max_nodes = 2000;
   settings.cache_size = 1000;
+  return settings;
+}
+
+// What building x == y over two 32-bit blocks, one after the other (about 2^32 nodes), throws;
+// it needs 64 variables.
+NodeTableExhausted exhaust_the_table() {
+  try {
+    (void)equal_blocks(block_of(0, 32), block_of(32, 32));
+  } catch (const NodeTableExhausted& e) {
+    return e;
+  }
+  ADD_FAILURE() << "the table grew past its limit";
+  return NodeTableExhausted(0, 0, 0);
+}
+
+TEST(ManagerTest, NodeTableExhaustionThrowsInsteadOfExiting) {
+  ManagerSettings settings = small_table();
+  settings.max_nodes = 2000;
   Manager manager(settings);
   manager.add_variables(64);
-  // x == y over 32-bit blocks with x, y in separate blocks needs ~2^32 nodes.
-  const BitBlock x = block_of(0, 32), y = block_of(32, 32);
-  EXPECT_THROW(equal_blocks(x, y), NodeTableExhausted);
+  EXPECT_EQ(exhaust_the_table().memory_budget_bytes(), 0U);  // max_nodes held, not a budget
   // The manager stays usable for small work after the failure.
   EXPECT_FALSE((Bdd::variable(0) & Bdd::variable(1)).is_zero());
 }
 
 // A budget below what the process already holds keeps the table at its first size: the
-// exhaustion names the budget, which --max-nodes alone (above) does not.
+// exhaustion names the budget.
 TEST(ManagerTest, MemoryBudgetKeepsTheTableFromGrowing) {
-  ManagerSettings settings;
-  settings.initial_nodes = 2000;
-  settings.cache_size = 1000;
+  ManagerSettings settings = small_table();
   settings.memory_budget_bytes = 1;
+  settings.max_nodes = 200'000;  // a backstop, should the budget not hold
   Manager manager(settings);
   manager.add_variables(64);
-  const BitBlock x = block_of(0, 32), y = block_of(32, 32);
-  try {
-    (void)equal_blocks(x, y);
-    FAIL() << "the table grew past the budget";
-  } catch (const NodeTableExhausted& e) {
-    EXPECT_EQ(e.memory_budget_bytes(), 1U);
-    EXPECT_LT(e.node_table_size(), 2100U);
-  }
+  const NodeTableExhausted e = exhaust_the_table();
+  EXPECT_EQ(e.memory_budget_bytes(), 1U);
+  EXPECT_LT(e.node_table_size(), 2100U);
   EXPECT_TRUE(manager.stats().capped_by_memory_budget);
   EXPECT_FALSE((Bdd::variable(0) & Bdd::variable(1)).is_zero());
 }
 
 TEST(ManagerTest, AGenerousMemoryBudgetLetsTheTableGrow) {
-  ManagerSettings settings;
-  settings.initial_nodes = 2000;
-  settings.cache_size = 1000;
+  ManagerSettings settings = small_table();
   settings.memory_budget_bytes = std::uint64_t{1} << 40;
   Manager manager(settings);
   manager.add_variables(32);

@@ -41,6 +41,18 @@ class SolveBadInputTest : public ::testing::Test {
   // The usual program, with `body` after the comment line.
   fs::path program(const std::string& body) { return write("p.datalog", "# test\n" + body); }
 
+  // The product of unary `e_tuples` with themselves (line 5 is its rule), with `pair` written
+  // or not: for scattered values, far more nodes than the values alone.
+  void pair_program(const std::string& e_tuples, bool written = true) {
+    program(std::string("A 65536\n"
+                        "e (a : A) inputtuples\n"
+                        "pair (x : A, y : A) ") +
+            (written ? "outputtuples " : "") +
+            "printsize\n"
+            "pair(x, y) :- e(x), e(y).\n");
+    write("e.tuples", e_tuples);
+  }
+
   std::string program_file() const { return (dir_ / "p.datalog").string(); }
   std::string input_file(const std::string& name) const { return (dir_ / name).string(); }
 
@@ -284,12 +296,7 @@ void expect_node_count_within(const RunResult& run, std::uint64_t limit) {
 // The product of two scattered sets of 16-bit values, under the default order
 // that interleaves A0 and A1, needs far more than 20,000 nodes; e alone fits.
 TEST_F(SolveBadInputTest, NodeTableExhaustedInARuleNamesTheRuleAndTheNodeCount) {
-  program(
-      "A 65536\n"
-      "e (a : A) inputtuples\n"
-      "pair (x : A, y : A) outputtuples printsize\n"
-      "pair(x, y) :- e(x), e(y).\n");
-  write("e.tuples", random_unary_tuples(400, 1));
+  pair_program(random_unary_tuples(400, 1));
   const RunResult run = solve({"--nodes", "1000", "--max-nodes", "20000"});
   expect_rejected(run,
                   program_file() + ":5:1: ", {"node table exhausted", "pair(x, y) :- e(x), e(y)."});
@@ -298,12 +305,7 @@ TEST_F(SolveBadInputTest, NodeTableExhaustedInARuleNamesTheRuleAndTheNodeCount) 
 
 // The same program with room enough runs: the failure above is the limit's.
 TEST_F(SolveBadInputTest, NodeTableExhaustionControlSucceedsWithoutTheLimit) {
-  program(
-      "A 65536\n"
-      "e (a : A) inputtuples\n"
-      "pair (x : A, y : A) printsize\n"
-      "pair(x, y) :- e(x), e(y).\n");
-  write("e.tuples", random_unary_tuples(400, 1));
+  pair_program(random_unary_tuples(400, 1), false);
   const RunResult run = solve();
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.out, "pair\t160000\n");
@@ -312,12 +314,7 @@ TEST_F(SolveBadInputTest, NodeTableExhaustionControlSucceedsWithoutTheLimit) {
 // The same product under a memory budget below what the process already holds: the table
 // may not grow, and the message says the budget, not --max-nodes, stopped it.
 TEST_F(SolveBadInputTest, NodeTableExhaustedUnderTheMemoryBudgetNamesTheBudgetAndTheRule) {
-  program(
-      "A 65536\n"
-      "e (a : A) inputtuples\n"
-      "pair (x : A, y : A) outputtuples printsize\n"
-      "pair(x, y) :- e(x), e(y).\n");
-  write("e.tuples", random_unary_tuples(400, 1));
+  pair_program(random_unary_tuples(400, 1));
   const RunResult run = solve({"--nodes", "20000", "--max-memory", "1"});
   expect_rejected(run, program_file() + ":5:1: ",
                   {"node table exhausted", "pair(x, y) :- e(x), e(y).", "memory budget of 1 MiB",
@@ -340,12 +337,7 @@ TEST_F(SolveBadInputTest, NodeTableExhaustedWhileRenamingForARuleNamesTheRule) {
 }
 
 TEST_F(SolveBadInputTest, NodeTableExhaustedWhileLoadingNamesTheTuplesFile) {
-  program(
-      "A 65536\n"
-      "e (a : A) inputtuples\n"
-      "pair (x : A, y : A) outputtuples printsize\n"
-      "pair(x, y) :- e(x), e(y).\n");
-  write("e.tuples", random_unary_tuples(2000, 3));
+  pair_program(random_unary_tuples(2000, 3));
   const RunResult run = solve({"--nodes", "500", "--max-nodes", "2000"});
   expect_rejected(run, input_file("e.tuples") + ": ", {"node table exhausted", "relation e"});
   expect_node_count_within(run, 2000);
