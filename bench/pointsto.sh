@@ -3,7 +3,7 @@
 # JDK 17 jmods, under several context flavours. Prints one row per program and flavour:
 # seconds, peak RSS, peak BDD nodes, contexts, reachable methods, call edges, polymorphic call
 # sites and casts that may fail. A run that exceeds --timeout (refract's --time-limit) prints
-# "timeout", one whose node table reached refract's memory budget (85% of physical memory)
+# "timeout", one whose node table reached refract's memory budget (80% of physical memory)
 # prints "memory"; after the table come where each stopped and the rules its profile blames. When a
 # sensitive run and the insensitive run of a program both finish, the script checks that the
 # sensitive call edges and points-to pairs (VarPointsToI, through bench/subset.datalog) are

@@ -40,7 +40,9 @@ std::optional<std::uint64_t> parse_count(const std::string& text) {
   return value;
 }
 
-constexpr unsigned kDefaultMemoryPercent = 85;
+// The budget bounds the node table only: runs on antlr peaked 5-20% past it (1,801 MiB under a
+// budget of 1,500), hence the margin.
+constexpr unsigned kDefaultMemoryPercent = 80;
 
 std::uint64_t physical_memory_bytes() {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);

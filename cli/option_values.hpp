@@ -29,7 +29,7 @@ constexpr const char* kTimeLimitHelp =
 
 // --max-memory MIB, as solve and analyze describe it, with this machine's default.
 std::string max_memory_help();
-// The BDD manager's memory budget: --max-memory's MiB when given, else 85% of the machine's
+// The BDD manager's memory budget: --max-memory's MiB when given, else 80% of the machine's
 // physical memory (leaving room for the rest of the system, so that a run too big for the
 // machine ends in a named error, not in the kernel's OOM killer).
 std::uint64_t memory_budget_bytes(const std::optional<std::uint64_t>& max_memory_mib);
