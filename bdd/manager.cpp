@@ -333,6 +333,7 @@ ManagerStats Manager::stats() const {
   out.peak_live_nodes =
       std::max(out.peak_live_nodes, out.peak_used_nodes == 0 ? 0 : out.peak_live_nodes);
   out.variables = static_cast<std::uint64_t>(bdd_varnum());
+  out.memory_budget_bytes = g_memory_budget;
   out.nodes_produced = static_cast<std::uint64_t>(bddproduced);
   for (const TimedKind& k : g_operation_times)
     out.operation_times.push_back({k.name, k.calls, k.seconds});

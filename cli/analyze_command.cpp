@@ -235,7 +235,9 @@ void write_stats(const fs::path& file, const AnalyzeArguments& args,
       << ",\n  \"garbage_collections\": " << r.bdd.garbage_collections
       << ",\n  \"bdd_nodes_produced\": " << r.bdd.nodes_produced
       << ",\n  \"bdd_huge_pages\": " << (r.bdd.huge_pages ? "true" : "false")
-      << ",\n  \"contexts\": " << r.contexts
+      << ",\n  \"bdd_memory_budget_bytes\": " << r.bdd.memory_budget_bytes
+      << ",\n  \"bdd_capped_by_memory_budget\": "
+      << (r.bdd.capped_by_memory_budget ? "true" : "false") << ",\n  \"contexts\": " << r.contexts
       << ",\n  \"exception_objects\": " << json_string(pointsto::to_string(args.exception_objects))
       << ",\n  \"heap_objects\": " << heaps.heap_objects
       << ",\n  \"merged_allocation_sites\": " << heaps.exceptions.sites

@@ -35,7 +35,10 @@ std::string stats_json(const Program& program, const Engine& engine, const Phase
       << ", \"garbage_collections\": " << bdd.garbage_collections
       << ", \"gc_seconds\": " << bdd.gc_seconds << ", \"operations\": " << bdd.operations
       << ", \"nodes_produced\": " << bdd.nodes_produced
-      << ", \"huge_pages\": " << (bdd.huge_pages ? "true" : "false") << ", \"operation_times\": {";
+      << ", \"huge_pages\": " << (bdd.huge_pages ? "true" : "false")
+      << ", \"memory_budget_bytes\": " << bdd.memory_budget_bytes
+      << ", \"capped_by_memory_budget\": " << (bdd.capped_by_memory_budget ? "true" : "false")
+      << ", \"operation_times\": {";
   for (std::size_t i = 0; i < bdd.operation_times.size(); ++i) {
     const bdd::OperationTime& op = bdd.operation_times[i];
     out << (i == 0 ? "" : ", ") << json_string(op.name) << ": {\"calls\": " << op.calls

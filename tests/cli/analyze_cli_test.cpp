@@ -361,6 +361,9 @@ TEST(AnalyzeNodeLimitTest, GenerousLimitsChangeNothing) {
                       {"--nodes", "1000", "--max-nodes", "100000000", "--max-memory", "100000"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_TRUE(fs::exists(dir.path() / "out" / "call-edges.tsv"));
+  const JsonValue stats = read_json(dir.path() / "out" / "stats.json");
+  EXPECT_EQ(stats.at("bdd_memory_budget_bytes").number(), 100000.0 * 1024 * 1024);
+  EXPECT_FALSE(std::get<bool>(stats.at("bdd_capped_by_memory_budget").value));
 }
 
 TEST(AnalyzeBadInputTest, MissingClassPathEntryIsNamed) {

@@ -163,6 +163,10 @@ TEST(SolveGoldenTest, StatsToStdoutIsJsonWithRulesAndPeakNodes) {
   EXPECT_EQ(json.substr(json.find_last_not_of(" \n"), 1), "}");
   EXPECT_NE(json.find("\"rules\""), std::string::npos);
   EXPECT_NE(json.find("\"peak_used_nodes\""), std::string::npos);
+  // The memory budget (80% of physical memory, so not 0) and whether it held the table back.
+  EXPECT_EQ(json.find("\"memory_budget_bytes\": 0,"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"memory_budget_bytes\": "), std::string::npos) << json;
+  EXPECT_NE(json.find("\"capped_by_memory_budget\": false"), std::string::npos) << json;
   // BDD operations timed by kind: a points-to program joins (relprod) and adds (or).
   EXPECT_NE(json.find("\"operation_times\": {"), std::string::npos);
   EXPECT_NE(json.find("\"relprod\": {\"calls\": "), std::string::npos) << json;
@@ -217,6 +221,10 @@ TEST(SolveGoldenTest, StatsToAFileIsWrittenThere) {
   EXPECT_EQ(run.out, kPrintSizes);
   const std::string json = read_file(dir / "stats.json");
   EXPECT_NE(json.find("\"peak_used_nodes\""), std::string::npos);
+  // The memory budget (80% of physical memory, so not 0) and whether it held the table back.
+  EXPECT_EQ(json.find("\"memory_budget_bytes\": 0,"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"memory_budget_bytes\": "), std::string::npos) << json;
+  EXPECT_NE(json.find("\"capped_by_memory_budget\": false"), std::string::npos) << json;
   // BDD operations timed by kind: a points-to program joins (relprod) and adds (or).
   EXPECT_NE(json.find("\"operation_times\": {"), std::string::npos);
   EXPECT_NE(json.find("\"relprod\": {\"calls\": "), std::string::npos) << json;
