@@ -96,7 +96,8 @@ void cap_table_to_memory_budget() {
 
 void record_gc(int pre, bddGbcStat* stat) {
   if (pre) return;
-  cap_table_to_memory_budget();
+  // An operation being abandoned at the deadline keeps the cap that ends its retry.
+  if (!g_deadline_tripped) cap_table_to_memory_budget();
   g_stats.garbage_collections = static_cast<std::uint64_t>(stat->num);
   g_stats.gc_seconds = static_cast<double>(stat->sumtime) / CLOCKS_PER_SEC;
   const auto live = static_cast<std::uint64_t>(stat->nodes - stat->freenodes);

@@ -118,6 +118,22 @@ TEST(DeadlineTest, AnOperationPastTheDeadlineStopsAtACollectionAndTheManagerGoes
   expect_split_of(f.replace(split), f, kPairs);
 }
 
+// A memory budget recomputes the table's cap at every collection, also in the retry that
+// BuDDy makes of an operation abandoned at the deadline: it must not lift the stop there, or
+// the retry grows the table and runs on (it did before the budget left tripped runs alone).
+TEST(DeadlineTest, AMemoryBudgetDoesNotLetTheAbandonedOperationGrowTheTable) {
+  constexpr int kPairs = 12;
+  ManagerSettings settings = small_table();
+  settings.memory_budget_bytes = std::uint64_t{1} << 40;
+  Manager manager(settings);
+  manager.add_variables(2 * kPairs);
+  const Bdd f = pairs_function(2 * kPairs);
+  const std::uint64_t table = manager.stats().node_table_size;
+  manager.set_deadline(std::chrono::steady_clock::now() - std::chrono::seconds(1));
+  EXPECT_THROW((void)f.replace(split_pairs(kPairs)), DeadlinePassed);
+  EXPECT_EQ(manager.stats().node_table_size, table);
+}
+
 TEST(DeadlineTest, AFutureDeadlineChangesNothing) {
   Manager manager(small_table());
   manager.add_variables(24);
