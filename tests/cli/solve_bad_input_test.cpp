@@ -391,6 +391,19 @@ TEST_F(SolveBadInputTest, TimeLimitStillWritesTheStatsOfTheStoppedRun) {
   EXPECT_FALSE(fs::exists(dir_ / "out"));
 }
 
+// Running out of nodes also leaves the report of the run so far, naming the rule.
+TEST_F(SolveBadInputTest, NodeTableExhaustionStillWritesTheStatsOfTheStoppedRun) {
+  pair_program(random_unary_tuples(400, 1));
+  const RunResult run =
+      solve({"--nodes", "1000", "--max-nodes", "20000", "--stats", (dir_ / "stats.json").string()});
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  const std::string stats = read_file(dir_ / "stats.json");
+  EXPECT_NE(stats.find("\"stopped\": \"" + program_file() + ":5:1: BDD node table exhausted"),
+            std::string::npos)
+      << stats;
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
 TEST_F(SolveBadInputTest, OutputThatCannotBeRenamedLeavesNoTemporaryFile) {
   program(kDomain + kRelations + kRule);
   write("e.tuples", kTuples);
