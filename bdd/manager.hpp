@@ -95,8 +95,8 @@ struct ManagerStats {
   std::uint64_t nodes_produced = 0;
   std::uint64_t variables = 0;
   std::uint64_t memory_budget_bytes = 0;  // ManagerSettings::memory_budget_bytes
-  // The memory budget has held the table below the size BuDDy would have grown it to: the run
-  // collected more often than it would have with more memory.
+  // The memory budget has kept the table from growing by BuDDy's next step (seen at the start
+  // or after a collection): the run collects more often than it would with more memory.
   bool capped_by_memory_budget = false;
   bool huge_pages = false;         // the kernel took the node table onto huge pages (last resize)
   std::string huge_pages_refusal;  // else why not: the call the kernel refused, and its errno

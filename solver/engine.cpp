@@ -751,9 +751,13 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
     }
     added.clear();
     space->manager().sample_peak();
+    const bdd::ManagerStats bdd = space->manager().stats();
     *progress() << "[solve] stratum " << number << "/" << total << " {" << label << "} iteration "
-                << iteration << ":" << sizes << "; nodes " << space->manager().stats().used_nodes
-                << "\n";
+                << iteration << ":" << sizes << "; nodes " << bdd.used_nodes;
+    // A run at the cap collects more often: say why it slows down.
+    if (bdd.capped_by_memory_budget)
+      *progress() << " of " << bdd.node_table_size << ", the table held by the memory budget";
+    *progress() << "\n";
   };
 
   // First sweep: every rule on the full relations, keeping the prefixes.
