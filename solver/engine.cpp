@@ -48,12 +48,16 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// What kept the node table from growing, and what a user may change, for the messages of an
-// exhausted table.
-std::string exhausted_advice(const bdd::NodeTableExhausted& e) {
-  if (e.memory_budget_bytes() == 0) return " (raise --nodes/--max-nodes or try another --order)";
-  return " (the memory budget of " + std::to_string(e.memory_budget_bytes() >> 20) +
-         " MiB kept it from growing: raise --max-memory, or try another --order)";
+// The message of an exhausted table: its size, what the engine was `doing`, what kept the
+// table from growing and what a user may change.
+std::string exhausted_message(const bdd::NodeTableExhausted& e, const std::string& doing) {
+  const std::string advice =
+      e.memory_budget_bytes() == 0
+          ? " (raise --nodes/--max-nodes or try another --order)"
+          : " (the memory budget of " + std::to_string(e.memory_budget_bytes() >> 20) +
+                " MiB kept it from growing: raise --max-memory, or try another --order)";
+  return "BDD node table exhausted at " + std::to_string(e.node_table_size()) + " nodes while " +
+         doing + advice;
 }
 
 // The manager's deadline (bdd::Manager::set_deadline) for the lifetime of the scope.
@@ -243,9 +247,7 @@ void Engine::State::load_inputs() {
     } catch (const bdd::DeadlinePassed&) {
       throw time_limit_reached({file.string()}, "while loading relation " + r.name());
     } catch (const bdd::NodeTableExhausted& e) {
-      throw EvaluationError({file.string()},
-                            "BDD node table exhausted at " + std::to_string(e.node_table_size()) +
-                                " nodes while loading relation " + r.name() + exhausted_advice(e));
+      throw EvaluationError({file.string()}, exhausted_message(e, "loading relation " + r.name()));
     }
     if (progress()) {
       *progress() << "[load] " << r.name() << ": "
@@ -393,9 +395,7 @@ Bdd Engine::State::finish_head(const RulePlan& plan, Bdd acc) const {
 EvaluationError Engine::State::rule_exhausted(std::size_t rule,
                                               const bdd::NodeTableExhausted& e) const {
   return EvaluationError(program.rules[rule].where,
-                         "BDD node table exhausted at " + std::to_string(e.node_table_size()) +
-                             " nodes while evaluating rule: " + program.rules[rule].text +
-                             exhausted_advice(e));
+                         exhausted_message(e, "evaluating rule: " + program.rules[rule].text));
 }
 
 void Engine::State::check_time_limit(std::size_t rule) const {
@@ -729,10 +729,9 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
       if (pieces[r].size() > options.delta_log_versions) pieces[r].pop_front();
       known_deltas[r].clear();
     } catch (const bdd::NodeTableExhausted& e) {
-      throw EvaluationError(shapes[r].decl->where,
-                            "BDD node table exhausted at " + std::to_string(e.node_table_size()) +
-                                " nodes while adding new tuples to relation " +
-                                relations[r].name() + exhausted_advice(e));
+      throw EvaluationError(
+          shapes[r].decl->where,
+          exhausted_message(e, "adding new tuples to relation " + relations[r].name()));
     }
   };
   std::size_t iteration = 0;
