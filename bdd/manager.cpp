@@ -78,8 +78,9 @@ std::uint64_t resident_bytes() {
 // Caps the table where growing it would take the process past the memory budget. Runs after
 // each collection, which is just before BuDDy decides whether to grow the table.
 void cap_table_to_memory_budget() {
+  if (g_memory_budget == 0 || bddnodesize <= 0) return;
   const std::uint64_t resident = resident_bytes();
-  if (g_memory_budget == 0 || resident == 0 || bddnodesize <= 0) return;
+  if (resident == 0) return;
   const auto size = static_cast<std::uint64_t>(bddnodesize);
   const std::uint64_t node_bytes = std::max<std::uint64_t>(malloc_usable_size(bddnodes) / size, 1);
   const std::uint64_t room =
