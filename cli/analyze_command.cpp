@@ -18,6 +18,7 @@
 #include "exporters/soot_text.hpp"
 #include "pointsto/analysis.hpp"
 #include "pointsto/heap_merging.hpp"
+#include "pointsto/heap_numbering.hpp"
 #include "strings/string_coloring.hpp"
 #include "support/atomic_file.hpp"
 #include "support/error.hpp"
@@ -55,6 +56,7 @@ struct AnalyzeArguments {
   pointsto::SiteMerging primitive_arrays = pointsto::SiteMerging::kPerType;
   pointsto::SiteMerging allocated_strings = pointsto::SiteMerging::kPerType;
   bool color_strings = true;  // --string-merging coloring (default) or none
+  pointsto::HeapNumbering heap_numbering = pointsto::HeapNumbering::kByType;
   bool quiet = false;
 };
 
@@ -92,8 +94,11 @@ po::options_description analyze_options() {
       "or per-site (one per allocation)")(
       "string-merging", po::value<std::string>(),
       "coloring (default: string constants that name no two members of one class share an "
-      "object) or none (one object per constant)")("out", po::value<std::string>(),
-                                                   "folder for the results")(
+      "object) or none (one object per constant)")(
+      "heap-numbering", po::value<std::string>(),
+      "by-type (default: objects numbered type by type, the types in class-hierarchy order) or "
+      "first-seen (as the front end met the allocation sites); changes the BDDs, not the "
+      "answer")("out", po::value<std::string>(), "folder for the results")(
       "dump", po::value<std::vector<std::string>>(), "also write relation REL as OUT/REL.tsv")(
       "dump-bdd", po::value<std::vector<std::string>>(),
       "also write relation REL as OUT/REL.bdd (bddbddb's format; compact for large relations)")(
@@ -160,6 +165,14 @@ std::optional<AnalyzeArguments> parse_arguments(int argc, char** argv) {
       throw po::error("unknown --string-merging value '" + value + "' (expected coloring or none)");
     }
     args.color_strings = value == "coloring";
+  }
+  if (vm.count("heap-numbering")) {
+    try {
+      args.heap_numbering = pointsto::parse_heap_numbering(vm["heap-numbering"].as<std::string>(),
+                                                           "--heap-numbering");
+    } catch (const std::invalid_argument& e) {
+      throw po::error(e.what());
+    }
   }
   args.quiet = vm.count("quiet") != 0;
   return args;
@@ -252,7 +265,8 @@ void write_stats(const fs::path& file, const AnalyzeArguments& args,
       << ",\n  \"merged_allocated_string_sites\": " << heaps.allocated_strings.sites
       << ",\n  \"merged_allocated_string_objects\": " << heaps.allocated_strings.objects
       << ",\n  \"context_free_objects\": " << heaps.context_free
-      << ",\n  \"string_merging\": " << json_string(heaps.strings ? "coloring" : "none");
+      << ",\n  \"string_merging\": " << json_string(heaps.strings ? "coloring" : "none")
+      << ",\n  \"heap_numbering\": " << json_string(pointsto::to_string(args.heap_numbering));
   if (heaps.strings) {
     const strings::StringColoring& s = *heaps.strings;
     out << ",\n  \"string_constants\": " << s.string_constants
@@ -346,7 +360,12 @@ int run_analyze(const AnalyzeArguments& args) {
   pointsto::HeapMerge merge = by_type;
   if (coloring) merge.insert(coloring->merge.begin(), coloring->merge.end());
   std::optional<frontend::FactDatabase> merged;
-  if (!merge.empty()) merged = pointsto::merge_heaps(extracted, merge);
+  const std::vector<std::uint64_t> heap_order =
+      args.heap_numbering == pointsto::HeapNumbering::kByType
+          ? pointsto::heaps_in_type_order(extracted)
+          : std::vector<std::uint64_t>{};
+  if (!merge.empty() || !heap_order.empty())
+    merged = pointsto::merge_heaps(extracted, merge, heap_order);
   const frontend::FactDatabase& facts = merged ? *merged : extracted;
   options.context_free_heaps = pointsto::context_free_heaps(facts, by_type);
   HeapSummary heaps = summarise(facts, exceptions, string_builders, primitive_arrays,
@@ -371,7 +390,8 @@ int run_analyze(const AnalyzeArguments& args) {
                 << heaps.strings->largest_clique;
     }
     *progress << "; " << heaps.heap_objects << " heap objects, " << heaps.context_free
-              << " of them without heap context\n";
+              << " of them without heap context, numbered "
+              << pointsto::to_string(args.heap_numbering) << "\n";
   }
   const double facts_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   pointsto::Analysis analysis(facts, program->extractor->invocation_positions(), options);

@@ -1,6 +1,7 @@
 #include "pointsto/heap_merging.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <set>
 #include <stdexcept>
 #include <string_view>
@@ -123,14 +124,22 @@ std::vector<std::uint64_t> context_free_heaps(const frontend::FactDatabase& fact
   return {heaps.begin(), heaps.end()};
 }
 
-frontend::FactDatabase merge_heaps(const frontend::FactDatabase& facts, const HeapMerge& merge) {
+frontend::FactDatabase merge_heaps(const frontend::FactDatabase& facts, const HeapMerge& merge,
+                                   const std::vector<std::uint64_t>& order) {
   frontend::FactDatabase out = facts;
-  if (merge.empty()) return out;
+  if (merge.empty() && order.empty()) return out;
   const frontend::FactDomain& old_heaps = facts.domain("H");
   frontend::FactDomain& heaps = out.domain("H");
   heaps = frontend::FactDomain(old_heaps.name(), old_heaps.description());
-  std::vector<std::uint64_t> new_heap(old_heaps.size());
-  for (std::uint64_t h = 0; h < old_heaps.size(); ++h) {
+  constexpr std::uint64_t kUnset = std::numeric_limits<std::uint64_t>::max();
+  std::vector<std::uint64_t> new_heap(old_heaps.size(), kUnset);
+  if (!order.empty() && order.size() != old_heaps.size())
+    throw std::invalid_argument("a heap order of " + std::to_string(order.size()) +
+                                " elements for " + std::to_string(old_heaps.size()) + " heaps");
+  for (std::uint64_t k = 0; k < old_heaps.size(); ++k) {
+    const std::uint64_t h = order.empty() ? k : order[k];
+    if (h >= old_heaps.size() || new_heap[h] != kUnset)
+      throw std::invalid_argument("the heap order repeats or exceeds element " + std::to_string(h));
     const auto merged = merge.find(h);
     new_heap[h] = heaps.intern(merged == merge.end() ? old_heaps.names()[h] : merged->second);
   }

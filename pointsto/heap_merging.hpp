@@ -69,9 +69,12 @@ HeapMerge allocated_strings_by_type(const frontend::FactDatabase& facts);
 std::vector<std::uint64_t> context_free_heaps(const frontend::FactDatabase& facts,
                                               const HeapMerge& merged_by_type);
 
-// The facts with the H domain renumbered after `merge`: kept elements first-seen order, each
-// merged name once (with the type of the sites it stands for), every relation over H mapped and
-// its duplicates left to the writer (FactRelation::sorted_tuples).
-frontend::FactDatabase merge_heaps(const frontend::FactDatabase& facts, const HeapMerge& merge);
+// The facts with the H domain renumbered after `merge`: the elements taken in `order` (a
+// permutation of H's element numbers; empty: first-seen order), each kept one numbered as met
+// and each merged name once, where its first site is met (with the type of the sites it stands
+// for); every relation over H mapped and its duplicates left to the writer
+// (FactRelation::sorted_tuples).
+frontend::FactDatabase merge_heaps(const frontend::FactDatabase& facts, const HeapMerge& merge,
+                                   const std::vector<std::uint64_t>& order = {});
 
 }  // namespace refract::pointsto

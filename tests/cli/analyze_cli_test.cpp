@@ -502,15 +502,34 @@ TEST(AnalyzeUsageTest, AnUnknownContextBitLayoutIsNamed) {
   expect_unknown_choice("--context-bits", "lanes", "'lanes'", "consecutive or interleaved");
 }
 
+TEST(AnalyzeUsageTest, AnUnknownHeapNumberingIsNamed) {
+  expect_unknown_choice("--heap-numbering", "random", "'random'", "by-type or first-seen");
+}
+
 TEST(AnalyzeUsageTest, HelpListsTheOptions) {
   TempDir dir;
   const RunResult run = run_refract({"analyze", "--help"}, dir.path());
   EXPECT_EQ(run.exit_code, 0);
-  for (const char* option :
-       {"--classpath", "--main", "--jdk", "--context", "--order", "--out", "--dump", "--quiet",
-        "--nodes", "--cache", "--exception-objects", "--string-merging", "--tuple-joins",
-        "--time-limit", "--dump-bdd", "--context-bits", "--string-builders", "--primitive-arrays",
-        "--allocated-strings"}) {
+  for (const char* option : {"--classpath",
+                             "--main",
+                             "--jdk",
+                             "--context",
+                             "--order",
+                             "--out",
+                             "--dump",
+                             "--quiet",
+                             "--nodes",
+                             "--cache",
+                             "--exception-objects",
+                             "--string-merging",
+                             "--tuple-joins",
+                             "--time-limit",
+                             "--dump-bdd",
+                             "--context-bits",
+                             "--string-builders",
+                             "--primitive-arrays",
+                             "--allocated-strings",
+                             "--heap-numbering"}) {
     EXPECT_NE(run.out.find(option), std::string::npos) << option;
   }
   for (const char* option : {"--max-nodes", "--max-memory"}) {

@@ -6,10 +6,12 @@
 //   (heapctx), cloning vs 1-call (cloning);
 // - every context-sensitive result, projected over contexts, is a subset of the insensitive
 //   one (points-to and call edges), on every fixture;
-// - results are identical under two variable orders.
+// - results are identical under two variable orders, both context-bit layouts and both heap
+//   numberings.
 // The runs read the small JDK of small_jdk.hpp.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -248,6 +250,18 @@ TEST_P(FlavourInvariantTest, ResultsAreIdenticalUnderBothContextBitLayouts) {
     const auto interleaved = analyze(dir, fixture, flavour, "", {"--context-bits", "interleaved"});
     ASSERT_TRUE(consecutive && interleaved);
     expect_same_results(*consecutive, *interleaved, flavour);
+  }
+}
+
+// --heap-numbering changes which number each object has, never the answer.
+TEST_P(FlavourInvariantTest, ResultsAreIdenticalUnderBothHeapNumberings) {
+  const std::string fixture = GetParam();
+  TempDir dir;
+  for (const char* flavour : {"insens", "2-obj+H"}) {
+    const auto by_type = analyze(dir, fixture, flavour, "", {"--heap-numbering", "by-type"});
+    const auto first_seen = analyze(dir, fixture, flavour, "", {"--heap-numbering", "first-seen"});
+    ASSERT_TRUE(by_type && first_seen);
+    expect_same_results(*by_type, *first_seen, flavour);
   }
 }
 
@@ -502,6 +516,27 @@ TEST(AllocatedStringObjectsTest, PerTypeHasOneObjectForAllNewStringsAndPerSiteOn
   EXPECT_FALSE(per_site->points_to().count({main + "/either", main + "/new java.lang.String/0"}));
   EXPECT_NE(read_file(per_site->out / "stats.json").find("\"merged_allocated_string_sites\": 0"),
             std::string::npos);
+}
+
+// By-type is the default heap numbering and stats.json says which ran; the two number the
+// objects differently (or the invariant test above could not fail).
+TEST(HeapNumberingTest, ByTypeIsTheDefaultAndRenumbersTheObjects) {
+  TempDir dir;
+  const auto by_default = analyze(dir, "dispatch", "insens");
+  const auto first_seen =
+      analyze(dir, "dispatch", "insens", "", {"--heap-numbering", "first-seen"});
+  ASSERT_TRUE(by_default && first_seen);
+  EXPECT_NE(read_file(by_default->out / "stats.json").find("\"heap_numbering\": \"by-type\""),
+            std::string::npos);
+  EXPECT_NE(read_file(first_seen->out / "stats.json").find("\"heap_numbering\": \"first-seen\""),
+            std::string::npos);
+  const std::string by_type_map = read_file(by_default->out / "facts" / "H.map");
+  const std::string first_seen_map = read_file(first_seen->out / "facts" / "H.map");
+  EXPECT_NE(by_type_map, first_seen_map);
+  std::vector<std::string> a = lines_of(by_type_map), b = lines_of(first_seen_map);
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  EXPECT_EQ(a, b);
 }
 
 // Coloring is the default; stats.json says which ran and what it did, string-colors.tsv what
