@@ -22,3 +22,25 @@ build_refract() {
   [ -f "$1/CMakeCache.txt" ] || cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=Release -DREFRACT_TESTS=OFF >/dev/null
   cmake --build "$1" -j2 --target refract >/dev/null
 }
+
+# The program's jar (the package's own, as the issue names them) and main class. Classes of
+# other packages the program refers to are absent: phantom, listed in the facts statistics.
+# main_of PROGRAM, class_path_of PROGRAM: for xalan, checkstyle, antlr and hsqldb.
+main_of() {
+  case "$1" in
+    xalan) echo org.apache.xalan.xslt.Process ;;
+    checkstyle) echo com.puppycrawl.tools.checkstyle.Main ;;
+    antlr) echo antlr.Tool ;;
+    hsqldb) echo org.hsqldb.server.Server ;;
+    *) echo "unknown program $1" >&2; exit 2 ;;
+  esac
+}
+class_path_of() {
+  case "$1" in
+    xalan) echo /usr/share/java/xalan2.jar:/usr/share/java/serializer.jar ;;
+    checkstyle) echo /usr/share/java/checkstyle.jar ;;
+    antlr) echo /usr/share/java/antlr.jar ;;
+    hsqldb) echo /usr/share/java/hsqldb.jar ;;
+  esac
+}
+

@@ -41,26 +41,6 @@ refract="$build/refract"
 jdk=/usr/lib/jvm/java-17-openjdk-amd64
 [ -d "$jdk/jmods" ] || { echo "no jmods under $jdk" >&2; exit 1; }
 
-# The program's jar (the package's own, as the issue names them) and main class. Classes of
-# other packages the program refers to are absent: phantom, listed in the facts statistics.
-main_of() {
-  case "$1" in
-    xalan) echo org.apache.xalan.xslt.Process ;;
-    checkstyle) echo com.puppycrawl.tools.checkstyle.Main ;;
-    antlr) echo antlr.Tool ;;
-    hsqldb) echo org.hsqldb.server.Server ;;
-    *) echo "unknown program $1" >&2; exit 2 ;;
-  esac
-}
-class_path_of() {
-  case "$1" in
-    xalan) echo /usr/share/java/xalan2.jar:/usr/share/java/serializer.jar ;;
-    checkstyle) echo /usr/share/java/checkstyle.jar ;;
-    antlr) echo /usr/share/java/antlr.jar ;;
-    hsqldb) echo /usr/share/java/hsqldb.jar ;;
-  esac
-}
-
 # A value of stats.json (numbers only), or "-".
 stat() { grep -o "\"$2\": [0-9.e+-]*" "$1" 2>/dev/null | head -1 | awk '{print $2}' || true; }
 
