@@ -37,11 +37,7 @@ done
 IFS='|' read -r -a variant_list <<<"$variants"
 
 . bench/lib.sh
-install_packages libxalan2-java libhsqldb-java checkstyle antlr openjdk-17-jdk-headless time
-build_refract "$build"
-refract="$build/refract"
-jdk=/usr/lib/jvm/java-17-openjdk-amd64
-[ -d "$jdk/jmods" ] || { echo "no jmods under $jdk" >&2; exit 1; }
+prepare_analyze_bench "$build"
 
 # run_one OUT PROGRAM FLAVOUR OPTIONS...: one analysis; leaves OUT.time, OUT.log, OUT.rules.json
 # and OUT.rc.

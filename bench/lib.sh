@@ -23,6 +23,16 @@ build_refract() {
   cmake --build "$1" -j2 --target refract >/dev/null
 }
 
+# prepare_analyze_bench DIR: for the scripts that run `refract analyze` on the Debian programs:
+# installs them and the JDK, builds refract in DIR; sets $refract and $jdk.
+prepare_analyze_bench() {
+  install_packages libxalan2-java libhsqldb-java checkstyle antlr openjdk-17-jdk-headless time
+  build_refract "$1"
+  refract="$1/refract"
+  jdk=/usr/lib/jvm/java-17-openjdk-amd64
+  [ -d "$jdk/jmods" ] || { echo "no jmods under $jdk" >&2; exit 1; }
+}
+
 # The program's jar (the package's own, as the issue names them) and main class. Classes of
 # other packages the program refers to are absent: phantom, listed in the facts statistics.
 # main_of PROGRAM, class_path_of PROGRAM: for xalan, checkstyle, antlr and hsqldb.

@@ -35,11 +35,7 @@ while [ $# -gt 0 ]; do
 done
 
 . bench/lib.sh
-install_packages libxalan2-java libhsqldb-java checkstyle antlr openjdk-17-jdk-headless time
-build_refract "$build"
-refract="$build/refract"
-jdk=/usr/lib/jvm/java-17-openjdk-amd64
-[ -d "$jdk/jmods" ] || { echo "no jmods under $jdk" >&2; exit 1; }
+prepare_analyze_bench "$build"
 
 # A value of stats.json (numbers only), or "-".
 stat() { grep -o "\"$2\": [0-9.e+-]*" "$1" 2>/dev/null | head -1 | awk '{print $2}' || true; }
