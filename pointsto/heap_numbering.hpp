@@ -26,11 +26,12 @@ const char* to_string(HeapNumbering numbering);
 
 // The H elements of `facts` in the order to number them: grouped by their HeapType, the types
 // in a depth-first preorder over superclass edges (each class before its subclasses, a class's
-// subtree one run), then interfaces, arrays and types whose superclass chain the facts lack, in
-// element order; within one type, and for objects without a HeapType (after all others), the
-// first-seen order. The objects of a class and of all its subclasses are then one range of
-// numbers, so a set such as "the receivers this call dispatches to m" or "the objects a cast to
-// C accepts" is a few ranges: a few BDD nodes per bit, not one path per object.
+// subtree one run; a class whose superclass the facts lack roots a tree of its own), then every
+// other type (interfaces, arrays, classes on a superclass cycle) in element order; within one type,
+// and for objects without a HeapType (after all others), the first-seen order. The objects of a
+// class and of all its subclasses are then one range of numbers, so a set such as "the receivers
+// this call dispatches to m" or "the objects a cast to C accepts" is a few ranges: a few BDD nodes
+// per bit, not one path per object.
 std::vector<std::uint64_t> heaps_in_type_order(const frontend::FactDatabase& facts);
 
 }  // namespace refract::pointsto

@@ -119,6 +119,25 @@ TEST(HeapNumberingTest, AMergedObjectIsNumberedWhereItsFirstSiteIsInTheOrder) {
                                       "<D>", "new A[]/0", "untyped"}));
 }
 
+// Hostile class files can make two classes each other's superclass: both follow the tree, in
+// element order, and the walk ends.
+TEST(HeapNumberingTest, ClassesOnASuperclassCycleFollowTheTree) {
+  FactDatabase facts = hierarchy_program();
+  auto& types = facts.domain("T");
+  const std::uint64_t x = types.intern("X"), y = types.intern("Y");
+  facts.relation("ClassType").add({x});
+  facts.relation("ClassType").add({y});
+  facts.relation("DirectSuper").add({x, y});
+  facts.relation("DirectSuper").add({y, x});
+  auto& heaps = facts.domain("H");
+  facts.relation("HeapType").add({heaps.intern("new Y/0"), y});
+  facts.relation("HeapType").add({heaps.intern("new X/0"), x});
+  const std::vector<std::string> names = names_in(facts, heaps_in_type_order(facts));
+  std::vector<std::string> expected = kByType;
+  expected.insert(expected.end() - 1, {"new X/0", "new Y/0"});
+  EXPECT_EQ(names, expected);
+}
+
 TEST(HeapNumberingTest, MergeHeapsRejectsAnOrderThatIsNoPermutation) {
   const FactDatabase facts = hierarchy_program();
   std::vector<std::uint64_t> order = heaps_in_type_order(facts);
