@@ -110,12 +110,14 @@ po::options_description analyze_options() {
   return options;
 }
 
-// --NAME per-type|per-site into `target`, when given; a bad value is a usage error.
-void read_site_merging(const po::variables_map& vm, const std::string& name,
-                       pointsto::SiteMerging& target) {
+// --NAME into `target` when given, through `parse` (per-type|per-site, by-type|first-seen,
+// ...), which names the option and the value in a std::invalid_argument: a usage error.
+template <typename Choice>
+void read_choice(const po::variables_map& vm, const std::string& name,
+                 Choice (*parse)(const std::string&, const std::string&), Choice& target) {
   if (!vm.count(name)) return;
   try {
-    target = pointsto::parse_site_merging(vm[name].as<std::string>(), "--" + name);
+    target = parse(vm[name].as<std::string>(), "--" + name);
   } catch (const std::invalid_argument& e) {
     throw po::error(e.what());
   }
@@ -155,10 +157,10 @@ std::optional<AnalyzeArguments> parse_arguments(int argc, char** argv) {
   if (vm.count("dump-bdd")) args.bdd_dumps = vm["dump-bdd"].as<std::vector<std::string>>();
   if (vm.count("rule-stats")) args.rule_stats = vm["rule-stats"].as<std::string>();
   if (vm.count("rules")) args.rules = vm["rules"].as<std::string>();
-  read_site_merging(vm, "exception-objects", args.exception_objects);
-  read_site_merging(vm, "string-builders", args.string_builders);
-  read_site_merging(vm, "primitive-arrays", args.primitive_arrays);
-  read_site_merging(vm, "allocated-strings", args.allocated_strings);
+  read_choice(vm, "exception-objects", pointsto::parse_site_merging, args.exception_objects);
+  read_choice(vm, "string-builders", pointsto::parse_site_merging, args.string_builders);
+  read_choice(vm, "primitive-arrays", pointsto::parse_site_merging, args.primitive_arrays);
+  read_choice(vm, "allocated-strings", pointsto::parse_site_merging, args.allocated_strings);
   if (vm.count("string-merging")) {
     const std::string value = vm["string-merging"].as<std::string>();
     if (value != "coloring" && value != "none") {
@@ -166,14 +168,7 @@ std::optional<AnalyzeArguments> parse_arguments(int argc, char** argv) {
     }
     args.color_strings = value == "coloring";
   }
-  if (vm.count("heap-numbering")) {
-    try {
-      args.heap_numbering = pointsto::parse_heap_numbering(vm["heap-numbering"].as<std::string>(),
-                                                           "--heap-numbering");
-    } catch (const std::invalid_argument& e) {
-      throw po::error(e.what());
-    }
-  }
+  read_choice(vm, "heap-numbering", pointsto::parse_heap_numbering, args.heap_numbering);
   args.quiet = vm.count("quiet") != 0;
   return args;
 }
