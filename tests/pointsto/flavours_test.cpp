@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <set>
@@ -241,28 +242,30 @@ TEST_P(FlavourInvariantTest, ResultsAreIdenticalUnderTwoOrders) {
   }
 }
 
+// `fixture` under each of `flavours` with `option` set to `a` and to `b`: the same results.
+void expect_same_results_under(const std::string& fixture,
+                               std::initializer_list<const char*> flavours,
+                               const std::string& option, const std::string& a,
+                               const std::string& b) {
+  TempDir dir;
+  for (const char* flavour : flavours) {
+    const auto with_a = analyze(dir, fixture, flavour, "", {option, a});
+    const auto with_b = analyze(dir, fixture, flavour, "", {option, b});
+    ASSERT_TRUE(with_a && with_b);
+    expect_same_results(*with_a, *with_b, flavour);
+  }
+}
+
 // --context-bits changes where the order puts each bit of a context, never the answer.
 TEST_P(FlavourInvariantTest, ResultsAreIdenticalUnderBothContextBitLayouts) {
-  const std::string fixture = GetParam();
-  TempDir dir;
-  for (const char* flavour : {"2-call+H", "3-obj+2H", "2-type+H"}) {
-    const auto consecutive = analyze(dir, fixture, flavour, "", {"--context-bits", "consecutive"});
-    const auto interleaved = analyze(dir, fixture, flavour, "", {"--context-bits", "interleaved"});
-    ASSERT_TRUE(consecutive && interleaved);
-    expect_same_results(*consecutive, *interleaved, flavour);
-  }
+  expect_same_results_under(GetParam(), {"2-call+H", "3-obj+2H", "2-type+H"}, "--context-bits",
+                            "consecutive", "interleaved");
 }
 
 // --heap-numbering changes which number each object has, never the answer.
 TEST_P(FlavourInvariantTest, ResultsAreIdenticalUnderBothHeapNumberings) {
-  const std::string fixture = GetParam();
-  TempDir dir;
-  for (const char* flavour : {"insens", "2-obj+H"}) {
-    const auto by_type = analyze(dir, fixture, flavour, "", {"--heap-numbering", "by-type"});
-    const auto first_seen = analyze(dir, fixture, flavour, "", {"--heap-numbering", "first-seen"});
-    ASSERT_TRUE(by_type && first_seen);
-    expect_same_results(*by_type, *first_seen, flavour);
-  }
+  expect_same_results_under(GetParam(), {"insens", "2-obj+H"}, "--heap-numbering", "by-type",
+                            "first-seen");
 }
 
 // The type T of a program allocation site `<method>/new T/n`; nullopt for every other object,
