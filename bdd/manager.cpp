@@ -16,6 +16,7 @@
 #include <string>
 
 #include "bdd/buddy_c_api.hpp"
+#include "bdd/machine_memory.hpp"
 
 // Exported by libbdd but declared only in its private kernel.h.
 extern "C" void bdd_operator_reset(void);
@@ -66,6 +67,7 @@ std::uint64_t g_max_nodes = 0;      // ManagerSettings::max_nodes, as BuDDy took
 std::uint64_t g_memory_budget = 0;  // ManagerSettings::memory_budget_bytes
 std::uint64_t g_next_step = 0;      // nodes BuDDy's next resize adds at most (set_next_growth)
 bool g_budget_binds = false;        // the table's current cap comes from the memory budget
+bool g_machine_binds = false;  // ... and the machine's available memory held it below the budget
 
 // The process's resident set, from /proc/self/statm; 0 where that cannot be read.
 std::uint64_t resident_bytes() {
@@ -83,14 +85,18 @@ void cap_table_to_memory_budget() {
   if (resident == 0) return;
   const auto size = static_cast<std::uint64_t>(bddnodesize);
   const std::uint64_t node_bytes = std::max<std::uint64_t>(malloc_usable_size(bddnodes) / size, 1);
-  const std::uint64_t room =
-      g_memory_budget > resident ? (g_memory_budget - resident) / node_bytes : 0;
+  const std::uint64_t limit = resident_limit(g_memory_budget, resident, read_machine_memory());
+  g_machine_binds = limit < g_memory_budget;
+  const std::uint64_t room = limit > resident ? (limit - resident) / node_bytes : 0;
   std::uint64_t cap = std::min<std::uint64_t>(size + room, INT_MAX);
   g_budget_binds = g_max_nodes == 0 || cap < g_max_nodes;
   if (!g_budget_binds) cap = g_max_nodes;
   // BuDDy grows by doubling, at most by its max increase (50,000 unless set_next_growth set it).
   const std::uint64_t wanted = std::min(size, g_next_step != 0 ? g_next_step : 50'000);
-  if (g_budget_binds && room < wanted) g_stats.capped_by_memory_budget = true;
+  if (g_budget_binds && room < wanted) {
+    g_stats.capped_by_memory_budget = true;
+    if (g_machine_binds) g_stats.capped_by_machine_memory = true;
+  }
   // BuDDy accepts only caps above the table; its sizes are primes, so size + 1 adds nothing.
   bdd_setmaxnodenum(static_cast<int>(std::max(cap, size + 1)));
 }
@@ -204,11 +210,12 @@ OperationScope::~OperationScope() {
 }
 
 NodeTableExhausted::NodeTableExhausted(int code, std::uint64_t node_table_size,
-                                       std::uint64_t memory_budget_bytes)
+                                       std::uint64_t memory_budget_bytes, bool machine_memory_held)
     : BddError(code, "BDD node table exhausted at " + std::to_string(node_table_size) + " nodes (" +
                          bdd_errstring(code) + ")"),
       node_table_size_(node_table_size),
-      memory_budget_bytes_(memory_budget_bytes) {}
+      memory_budget_bytes_(memory_budget_bytes),
+      machine_memory_held_(machine_memory_held) {}
 
 void check_error(const char* operation) {
   ++g_stats.operations;
@@ -226,7 +233,7 @@ void check_error(const char* operation) {
   if (code == BDD_NODENUM || code == BDD_MEMORY) {
     const bool budget = g_budget_binds && g_stats.capped_by_memory_budget;
     throw NodeTableExhausted(code, static_cast<std::uint64_t>(bdd_getallocnum()),
-                             budget ? g_memory_budget : 0);
+                             budget ? g_memory_budget : 0, budget && g_machine_binds);
   }
   throw BddError(code, std::string("BuDDy error in ") + operation + ": " + bdd_errstring(code));
 }
@@ -267,6 +274,7 @@ Manager::Manager(const ManagerSettings& settings) {
   g_max_nodes = 0;
   g_memory_budget = settings.memory_budget_bytes;
   g_budget_binds = false;
+  g_machine_binds = false;
   if (settings.max_nodes != 0) {
     // BuDDy rounds the initial table up to a prime and wants a cap above it.
     const auto allocated = static_cast<std::uint64_t>(bdd_getallocnum());

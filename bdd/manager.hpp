@@ -54,14 +54,19 @@ class BddError : public std::runtime_error {
 // The node table is full and may not grow (max_nodes reached or out of memory).
 class NodeTableExhausted : public BddError {
  public:
-  NodeTableExhausted(int code, std::uint64_t node_table_size, std::uint64_t memory_budget_bytes);
+  NodeTableExhausted(int code, std::uint64_t node_table_size, std::uint64_t memory_budget_bytes,
+                     bool machine_memory_held = false);
   std::uint64_t node_table_size() const { return node_table_size_; }
   // The memory budget when it, not max_nodes, kept the table from growing; else 0.
   std::uint64_t memory_budget_bytes() const { return memory_budget_bytes_; }
+  // The budget held below its size because other processes left the machine less memory
+  // (bdd/machine_memory.hpp).
+  bool machine_memory_held() const { return machine_memory_held_; }
 
  private:
   std::uint64_t node_table_size_;
   std::uint64_t memory_budget_bytes_;
+  bool machine_memory_held_;
 };
 
 // The deadline set by Manager::set_deadline passed during an operation: it was abandoned at a
@@ -98,6 +103,9 @@ struct ManagerStats {
   // The memory budget has kept the table from growing by BuDDy's next step (seen at the start
   // or after a collection): the run collects more often than it would with more memory.
   bool capped_by_memory_budget = false;
+  // ... where the machine's available memory, not the budget itself, set the cap
+  // (bdd/machine_memory.hpp: other processes held the rest).
+  bool capped_by_machine_memory = false;
   bool huge_pages = false;         // the kernel took the node table onto huge pages (last resize)
   std::string huge_pages_refusal;  // else why not: the call the kernel refused, and its errno
   // Per kind of operation, when timing is on (Manager::time_operations): the GCs and node

@@ -245,7 +245,9 @@ void write_stats(const fs::path& file, const AnalyzeArguments& args,
       << ",\n  \"bdd_huge_pages\": " << (r.bdd.huge_pages ? "true" : "false")
       << ",\n  \"bdd_memory_budget_bytes\": " << r.bdd.memory_budget_bytes
       << ",\n  \"bdd_capped_by_memory_budget\": "
-      << (r.bdd.capped_by_memory_budget ? "true" : "false") << ",\n  \"contexts\": " << r.contexts
+      << (r.bdd.capped_by_memory_budget ? "true" : "false")
+      << ",\n  \"bdd_capped_by_machine_memory\": "
+      << (r.bdd.capped_by_machine_memory ? "true" : "false") << ",\n  \"contexts\": " << r.contexts
       << ",\n  \"exception_objects\": " << json_string(pointsto::to_string(args.exception_objects))
       << ",\n  \"heap_objects\": " << heaps.heap_objects
       << ",\n  \"merged_allocation_sites\": " << heaps.exceptions.sites

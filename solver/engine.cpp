@@ -51,11 +51,15 @@ double seconds_since(Clock::time_point start) {
 // The message of an exhausted table: its size, what the engine was `doing`, what kept the
 // table from growing and what a user may change.
 std::string exhausted_message(const bdd::NodeTableExhausted& e, const std::string& doing) {
+  const std::string budget = std::to_string(e.memory_budget_bytes() >> 20) + " MiB";
   const std::string advice =
-      e.memory_budget_bytes() == 0
-          ? " (raise --nodes/--max-nodes or try another --order)"
-          : " (the memory budget of " + std::to_string(e.memory_budget_bytes() >> 20) +
-                " MiB kept it from growing: raise --max-memory, or try another --order)";
+      e.memory_budget_bytes() == 0 ? " (raise --nodes/--max-nodes or try another --order)"
+      : e.machine_memory_held()
+          ? " (the memory other processes left on the machine kept it from growing, below the "
+            "budget of " +
+                budget + ": free memory, or try another --order)"
+          : " (the memory budget of " + budget +
+                " kept it from growing: raise --max-memory, or try another --order)";
   return "BDD node table exhausted at " + std::to_string(e.node_table_size()) + " nodes while " +
          doing + advice;
 }
@@ -755,7 +759,8 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
                 << iteration << ":" << sizes << "; nodes " << bdd.used_nodes;
     // A run at the cap collects more often: say why it slows down.
     if (bdd.capped_by_memory_budget)
-      *progress() << " of " << bdd.node_table_size << ", the table held by the memory budget";
+      *progress() << " of " << bdd.node_table_size << ", the table held by the memory budget"
+                  << (bdd.capped_by_machine_memory ? " and the machine's available memory" : "");
     *progress() << "\n";
   };
 

@@ -38,6 +38,7 @@ std::string stats_json(const Program& program, const Engine& engine, const Phase
       << ", \"huge_pages\": " << (bdd.huge_pages ? "true" : "false")
       << ", \"memory_budget_bytes\": " << bdd.memory_budget_bytes
       << ", \"capped_by_memory_budget\": " << (bdd.capped_by_memory_budget ? "true" : "false")
+      << ", \"capped_by_machine_memory\": " << (bdd.capped_by_machine_memory ? "true" : "false")
       << ", \"operation_times\": {";
   for (std::size_t i = 0; i < bdd.operation_times.size(); ++i) {
     const bdd::OperationTime& op = bdd.operation_times[i];
