@@ -67,6 +67,7 @@ std::uint64_t g_max_nodes = 0;      // ManagerSettings::max_nodes, as BuDDy took
 std::uint64_t g_memory_budget = 0;  // ManagerSettings::memory_budget_bytes
 std::uint64_t g_next_step = 0;      // nodes BuDDy's next resize adds at most (set_next_growth)
 bool g_budget_binds = false;        // the table's current cap comes from the memory budget
+std::function<std::optional<MachineMemory>()> g_machine_memory;  // ManagerSettings::machine_memory
 bool g_machine_binds = false;  // ... and the machine's available memory held it below the budget
 
 // The process's resident set, from /proc/self/statm; 0 where that cannot be read.
@@ -85,7 +86,8 @@ void cap_table_to_memory_budget() {
   if (resident == 0) return;
   const auto size = static_cast<std::uint64_t>(bddnodesize);
   const std::uint64_t node_bytes = std::max<std::uint64_t>(malloc_usable_size(bddnodes) / size, 1);
-  const std::uint64_t limit = resident_limit(g_memory_budget, resident, read_machine_memory());
+  const std::uint64_t limit = resident_limit(g_memory_budget, resident,
+                                             g_machine_memory ? g_machine_memory() : std::nullopt);
   g_machine_binds = limit < g_memory_budget;
   const std::uint64_t room = limit > resident ? (limit - resident) / node_bytes : 0;
   std::uint64_t cap = std::min<std::uint64_t>(size + room, INT_MAX);
@@ -275,6 +277,7 @@ Manager::Manager(const ManagerSettings& settings) {
   g_memory_budget = settings.memory_budget_bytes;
   g_budget_binds = false;
   g_machine_binds = false;
+  g_machine_memory = settings.machine_memory;
   if (settings.max_nodes != 0) {
     // BuDDy rounds the initial table up to a prime and wants a cap above it.
     const auto allocated = static_cast<std::uint64_t>(bdd_getallocnum());

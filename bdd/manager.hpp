@@ -4,10 +4,13 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "bdd/machine_memory.hpp"
 
 namespace refract::bdd {
 
@@ -34,6 +37,9 @@ struct ManagerSettings {
   // then ends in NodeTableExhausted, not in the kernel's OOM killer. 0 = no budget.
   std::uint64_t memory_budget_bytes = 0;
   unsigned min_free_percent = 40;  // resize when a collection frees less; 0 = BuDDy's 20
+  // How the budget sees the machine's memory at each collection (bdd/machine_memory.hpp): the
+  // table also stops growing where other processes left too little. Empty: the budget alone.
+  std::function<std::optional<MachineMemory>()> machine_memory = read_machine_memory;
   // Back the node table with transparent huge pages where the kernel offers them (Linux 6.1's
   // MADV_COLLAPSE; a hint the kernel may refuse, see ManagerStats::huge_pages). Each node
   // lookup probes the table at random, and with 4 KiB pages also misses the TLB: paired, 0.87

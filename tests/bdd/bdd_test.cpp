@@ -119,9 +119,27 @@ TEST(ManagerTest, MemoryBudgetKeepsTheTableFromGrowing) {
   manager.add_variables(64);
   const NodeTableExhausted e = exhaust_the_table();
   EXPECT_EQ(e.memory_budget_bytes(), 1U);
+  EXPECT_FALSE(e.machine_memory_held());
   EXPECT_LT(e.node_table_size(), 2100U);
   EXPECT_TRUE(manager.stats().capped_by_memory_budget);
+  EXPECT_FALSE(manager.stats().capped_by_machine_memory);
   EXPECT_FALSE((Bdd::variable(0) & Bdd::variable(1)).is_zero());
+}
+
+// A generous budget on a machine that other processes have filled: the machine holds the
+// table, and the exhaustion says so (an antlr 3-obj+2H run was OOM-killed before this).
+TEST(ManagerTest, AFullMachineKeepsTheTableFromGrowingUnderAGenerousBudget) {
+  ManagerSettings settings = small_table();
+  settings.memory_budget_bytes = std::uint64_t{1} << 40;
+  settings.machine_memory = [] { return MachineMemory{std::uint64_t{24} << 30, 0}; };
+  settings.max_nodes = 200'000;  // a backstop, should the machine not hold
+  Manager manager(settings);
+  manager.add_variables(64);
+  const NodeTableExhausted e = exhaust_the_table();
+  EXPECT_EQ(e.memory_budget_bytes(), std::uint64_t{1} << 40);
+  EXPECT_TRUE(e.machine_memory_held());
+  EXPECT_LT(e.node_table_size(), 2100U);
+  EXPECT_TRUE(manager.stats().capped_by_machine_memory);
 }
 
 TEST(ManagerTest, AGenerousMemoryBudgetLetsTheTableGrow) {
