@@ -7,6 +7,7 @@
 #include <iostream>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <string>
 
 #include "cli/class_path_options.hpp"
@@ -110,6 +111,15 @@ po::options_description analyze_options() {
   return options;
 }
 
+// `coloring` / `none`, the value of `option`: whether string constants are colored;
+// std::invalid_argument names the option and the value otherwise.
+bool parse_string_merging(const std::string& text, const std::string& option) {
+  if (text == "coloring") return true;
+  if (text == "none") return false;
+  throw std::invalid_argument("unknown " + option + " value '" + text +
+                              "' (expected coloring or none)");
+}
+
 // --NAME into `target` when given, through `parse` (per-type|per-site, by-type|first-seen,
 // ...), which names the option and the value in a std::invalid_argument: a usage error.
 template <typename Choice>
@@ -161,13 +171,7 @@ std::optional<AnalyzeArguments> parse_arguments(int argc, char** argv) {
   read_choice(vm, "string-builders", pointsto::parse_site_merging, args.string_builders);
   read_choice(vm, "primitive-arrays", pointsto::parse_site_merging, args.primitive_arrays);
   read_choice(vm, "allocated-strings", pointsto::parse_site_merging, args.allocated_strings);
-  if (vm.count("string-merging")) {
-    const std::string value = vm["string-merging"].as<std::string>();
-    if (value != "coloring" && value != "none") {
-      throw po::error("unknown --string-merging value '" + value + "' (expected coloring or none)");
-    }
-    args.color_strings = value == "coloring";
-  }
+  read_choice(vm, "string-merging", parse_string_merging, args.color_strings);
   read_choice(vm, "heap-numbering", pointsto::parse_heap_numbering, args.heap_numbering);
   args.quiet = vm.count("quiet") != 0;
   return args;
