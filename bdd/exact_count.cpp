@@ -1,8 +1,10 @@
 #include "bdd/exact_count.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -42,68 +44,75 @@ class Positions {
   unsigned end_ = 0;
 };
 
-// Per-node counts in an open-addressing table. It starts small, since the progress lines count
-// each sweep's new tuples, and the first time it fills it is sized once for every node of the
-// BDD at 3/4 load (bdd_nodecount marks nodes in BuDDy's own table): 16 bytes a node for 64-bit
-// counts. Doubling at half load held 24-48 bytes a node, and 72 while a doubling copied.
+// Per-node counts, chained: entries in fixed chunks that never move, and a bucket array of
+// entry numbers that doubles when it is as long as the entries. A doubling frees the old
+// buckets before it relinks the entries, so nothing is held twice: 20-24 bytes a node for
+// 64-bit counts. An open-addressing table doubling at half load held 24-48, and 72 while it
+// copied; sizing it once to bdd_nodecount's count held 16 but took a third longer (BuDDy marks
+// and unmarks every node).
 template <typename Value>
 class NodeMemo {
  public:
-  NodeMemo(const Bdd& root, CountMemory* memory) : root_(root), memory_(memory) { resize(1024); }
+  explicit NodeMemo(CountMemory* memory) : memory_(memory) { relink(1024); }
 
   const Value* find(int node) const {
-    for (std::size_t s = slot_of(node);; s = next(s)) {
-      if (keys_[s] == node) return &values_[s];
-      if (keys_[s] == kEmpty) return nullptr;
+    for (std::uint32_t e = buckets_[bucket_of(node)]; e != kNone; e = entry(e).next) {
+      if (entry(e).node == node) return &entry(e).value;
     }
+    return nullptr;
   }
 
   void insert(int node, Value value) {
-    if (4 * (used_ + 1) > 3 * keys_.size()) {
-      // Every node memoised is a node of the root's BDD, so one sizing to all of them is the
-      // last; doubling stays only for a count that would somehow pass it.
-      const std::size_t nodes = sized_ ? 0 : root_.node_count();
-      sized_ = true;
-      resize(std::max(2 * keys_.size(), nodes + nodes / 3 + 1));
-    }
-    std::size_t s = slot_of(node);
-    while (keys_[s] != kEmpty) s = next(s);
-    keys_[s] = node;
-    values_[s] = value;
-    ++used_;
+    if (size_ == buckets_.size()) relink(2 * buckets_.size());
+    if (size_ % kChunk == 0) chunks_.push_back(std::make_unique<Entry[]>(kChunk));
+    std::uint32_t& head = buckets_[bucket_of(node)];
+    entry(size_) = {value, node, head};
+    head = size_++;
+    note_memory();
   }
 
  private:
-  std::size_t slot_of(int node) const {
-    // Fibonacci hashing mapped onto a table of any size by a high multiply.
-    const std::uint64_t hash = static_cast<std::uint64_t>(node) * 0x9E3779B97F4A7C15ULL;
-    return static_cast<std::size_t>((static_cast<unsigned __int128>(hash) * keys_.size()) >> 64);
-  }
-  std::size_t next(std::size_t s) const { return s + 1 == keys_.size() ? 0 : s + 1; }
+  struct Entry {
+    Value value;
+    int node;
+    std::uint32_t next;
+  };
+  static constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+  static constexpr std::uint32_t kChunk = 4096;
 
-  void resize(std::size_t slots) {
-    std::vector<int> old_keys(slots, kEmpty);
-    std::vector<Value> old_values(slots);
-    old_keys.swap(keys_);
-    old_values.swap(values_);
-    if (memory_ != nullptr) {
-      const std::size_t held = (keys_.size() + old_keys.size()) * kSlotBytes;
-      memory_->peak_bytes = std::max(memory_->peak_bytes, held);
-    }
-    used_ = 0;
-    for (std::size_t s = 0; s < old_keys.size(); ++s) {
-      if (old_keys[s] != kEmpty) insert(old_keys[s], old_values[s]);
-    }
+  Entry& entry(std::uint32_t e) { return chunks_[e / kChunk][e % kChunk]; }
+  const Entry& entry(std::uint32_t e) const { return chunks_[e / kChunk][e % kChunk]; }
+
+  std::size_t bucket_of(int node) const {
+    // Fibonacci hashing, the bucket count a power of two.
+    return static_cast<std::size_t>((static_cast<std::uint64_t>(node) * 0x9E3779B97F4A7C15ULL) >>
+                                    shift_);
   }
 
-  static constexpr int kEmpty = -1;
-  static constexpr std::size_t kSlotBytes = sizeof(int) + sizeof(Value);
-  const Bdd& root_;
+  void relink(std::size_t buckets) {
+    std::vector<std::uint32_t>().swap(buckets_);  // freed before the new array is made
+    buckets_.assign(buckets, kNone);
+    shift_ = 64 - static_cast<unsigned>(std::countr_zero(buckets));
+    for (std::uint32_t e = 0; e < size_; ++e) {
+      std::uint32_t& head = buckets_[bucket_of(entry(e).node)];
+      entry(e).next = head;
+      head = e;
+    }
+    note_memory();
+  }
+
+  void note_memory() {
+    if (memory_ == nullptr) return;
+    const std::size_t held = buckets_.size() * sizeof(std::uint32_t) +
+                             chunks_.size() * (kChunk * sizeof(Entry) + sizeof(chunks_[0]));
+    memory_->peak_bytes = std::max(memory_->peak_bytes, held);
+  }
+
   CountMemory* memory_;
-  bool sized_ = false;
-  std::vector<int> keys_;
-  std::vector<Value> values_;
-  std::size_t used_ = 0;
+  std::vector<std::unique_ptr<Entry[]>> chunks_;
+  std::vector<std::uint32_t> buckets_;
+  unsigned shift_ = 0;
+  std::uint32_t size_ = 0;
 };
 
 // Counts in a fixed-width unsigned type (64 or 128 bits); gives up (nullopt) when a count does
@@ -112,8 +121,8 @@ class NodeMemo {
 template <typename Value>
 class FixedWidthCounter {
  public:
-  FixedWidthCounter(const Positions& positions, const Bdd& root, CountMemory* memory)
-      : positions_(positions), memo_(root, memory) {}
+  FixedWidthCounter(const Positions& positions, CountMemory* memory)
+      : positions_(positions), memo_(memory) {}
 
   std::optional<Value> total(int root) {
     const std::optional<Value> below = count(root);
@@ -194,10 +203,10 @@ BigUint from_u128(unsigned __int128 value) {
 BigUint exact_count(const Bdd& f, std::span<const int> vars, CountMemory* memory) {
   const Positions positions(vars);
   // Each attempt's memo is gone before the next one starts: the peak is the largest, not the sum.
-  if (const auto small = FixedWidthCounter<std::uint64_t>(positions, f, memory).total(f.raw())) {
+  if (const auto small = FixedWidthCounter<std::uint64_t>(positions, memory).total(f.raw())) {
     return BigUint(*small);
   }
-  if (const auto wide = FixedWidthCounter<unsigned __int128>(positions, f, memory).total(f.raw())) {
+  if (const auto wide = FixedWidthCounter<unsigned __int128>(positions, memory).total(f.raw())) {
     return from_u128(*wide);
   }
   return BigCounter(positions).total(f.raw());
