@@ -7,18 +7,13 @@
 #include <string>
 
 #include "bdd/bit_block.hpp"
+#include "bdd/blocks.hpp"
 #include "bdd/enumerate.hpp"
 #include "bdd/exact_count.hpp"
 #include "bdd/manager.hpp"
 
 namespace refract::bdd {
 namespace {
-
-BitBlock block_of(int first, int width) {
-  BitBlock b;
-  for (int i = 0; i < width; ++i) b.vars.push_back(first + i);
-  return b;
-}
 
 std::uint64_t decode(const std::vector<std::uint8_t>& bits, std::size_t from, std::size_t width) {
   std::uint64_t v = 0;

@@ -10,16 +10,11 @@
 #include <vector>
 
 #include "bdd/bit_block.hpp"
+#include "bdd/blocks.hpp"
 #include "bdd/manager.hpp"
 
 namespace refract::bdd {
 namespace {
-
-BitBlock block_of(int first, int width) {
-  BitBlock b;
-  for (int i = 0; i < width; ++i) b.vars.push_back(first + i);
-  return b;
-}
 
 // A deep run's report counts relations of hundreds of millions of nodes; a memo that doubled
 // at half load held up to 72 bytes a node (24-48 in between), past the node table's memory
