@@ -47,7 +47,8 @@ std::vector<PhysicalId> Relation::physicals() const {
 }
 
 BigUint Relation::size() const {
-  return bdd::exact_count(value_, space_->sorted_variables(physicals()));
+  if (!size_) size_ = bdd::exact_count(value_, space_->sorted_variables(physicals()));
+  return *size_;
 }
 
 void Relation::for_each_tuple(

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -35,10 +36,15 @@ class Relation {
   const DomainSpace& space() const { return *space_; }
 
   const bdd::Bdd& bdd() const { return value_; }
-  void set_bdd(bdd::Bdd value) { value_ = std::move(value); }
+  void set_bdd(bdd::Bdd value) {
+    value_ = std::move(value);
+    size_.reset();
+  }
   bool empty() const { return value_.is_zero(); }
 
-  BigUint size() const;  // exact
+  // Exact; counted once per value: a deep run's report asks for a relation of hundreds of
+  // millions of nodes more than once (the --stats report, the printed sizes).
+  BigUint size() const;
   // Every tuple, values in attribute order; streams in BDD (level) order.
   void for_each_tuple(const std::function<void(std::span<const std::uint64_t>)>& visit) const;
 
@@ -47,6 +53,7 @@ class Relation {
   std::string name_;
   std::vector<Attribute> attributes_;
   bdd::Bdd value_;
+  mutable std::optional<BigUint> size_;  // of value_, once counted
 };
 
 // Natural join on equally named attributes, quantifying `drop` in the same

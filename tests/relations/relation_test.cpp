@@ -197,5 +197,19 @@ TEST(RelationCountTest, CountsPast2To64) {
   EXPECT_EQ(r.size().to_string(), "1152921504606846976");  // 2^60
 }
 
+// A relation keeps the count of its value (a deep run's report asks more than once); a new
+// value, or a copy's own, is counted anew.
+TEST(RelationCountTest, ACountFollowsTheValueItWasMadeFor) {
+  Space s({{"A", 8}}, "A0_A1");
+  Relation r = s.relation("R", {{"a", "A0"}, {"b", "A1"}}, {{1, 2}, {3, 4}});
+  EXPECT_EQ(r.size().to_string(), "2");
+  const Relation copy = r;
+  r.set_bdd(r.bdd() | s.relation("S", {{"a", "A0"}, {"b", "A1"}}, {{5, 6}}).bdd());
+  EXPECT_EQ(r.size().to_string(), "3");
+  EXPECT_EQ(copy.size().to_string(), "2");
+  r.set_bdd(bdd::Bdd::zero());
+  EXPECT_EQ(r.size().to_string(), "0");
+}
+
 }  // namespace
 }  // namespace refract::rel::test
