@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bdd/var_order.hpp"
+#include "relations/relations_test_util.hpp"
 #include "relations/tuple_io.hpp"
 #include "support/error.hpp"
 
@@ -370,6 +371,42 @@ TEST_F(BddFileErrorTest, ValuesOutsideTheDomainsAndMissingFile) {
     EXPECT_EQ(std::string(e.what()),
               (dir_ / "missing.bdd").string() + ": cannot open BDD file for relation R");
   }
+}
+
+// Hostile BDD files read into a relation of the domains or get an InputError naming the file,
+// never anything else (no BuDDy error, no crash): edits of bddbddb's sample and of a file
+// written here from random tuples.
+TEST_F(BddFileTest, MutatedFilesReadOrFailCleanly) {
+  std::string written;
+  {
+    Space s({{"V", 16}, {"H", 8}}, "H0xV0");
+    Relation r = s.relation({{"v", "V0"}, {"h", "H0"}});
+    r.set_bdd(bdd_from_tuples(r, random_tuples(5, 40, {16, 8})));
+    write_bdd_file(dir_ / "written.bdd", r);
+    written = read_text(dir_ / "written.bdd");
+  }
+  Space s({{"V", 16}, {"H", 8}}, "H0xV0");
+  std::mt19937 random(20261127);
+  int read = 0, refused = 0;
+  for (const std::string& original : {std::string(kBddbddbFile), written}) {
+    for (int round = 0; round < 1000; ++round) {
+      const auto file = write("m.bdd", test::mutated(original, random, "0123456789 #:\n\r-VH"));
+      Relation r = s.relation({{"v", "V0"}, {"h", "H0"}});
+      try {
+        read_bdd_file(file, r);
+        ++read;
+        for (const std::vector<std::uint64_t>& t : tuples_of(r)) {
+          EXPECT_LT(t[0], 16U);
+          EXPECT_LT(t[1], 8U);
+        }
+      } catch (const InputError& e) {
+        ++refused;
+        EXPECT_EQ(std::string(e.what()).rfind(file.string(), 0), 0U) << e.what();
+      }
+    }
+  }
+  EXPECT_GT(read, 0);
+  EXPECT_GT(refused, 0);
 }
 
 }  // namespace

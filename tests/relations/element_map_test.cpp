@@ -112,5 +112,26 @@ TEST_F(ElementMapTest, MissingFileIsNamed) {
   }
 }
 
+// Hostile .map text loads or gets an InputError naming the file, never anything else.
+TEST_F(ElementMapTest, MutatedMapsLoadOrFailCleanly) {
+  const std::string original = "<a.B: void m()>/x\n\"text\"\n\nlast\r\n";
+  std::mt19937 random(20261127);
+  int loaded = 0, refused = 0;
+  for (int round = 0; round < 1000; ++round) {
+    const std::string text = mutated(original, random, std::string("ab\n\r\t \"/<>") + '\0');
+    const std::filesystem::path file = write("D.map", text);
+    try {
+      const ElementMap map = ElementMap::load(file, 4);
+      ++loaded;
+      EXPECT_LE(map.size(), 4U);
+    } catch (const InputError& e) {
+      ++refused;
+      EXPECT_EQ(e.where().file, file.string()) << e.what();
+    }
+  }
+  EXPECT_GT(loaded, 0);
+  EXPECT_GT(refused, 0);
+}
+
 }  // namespace
 }  // namespace refract::rel::test

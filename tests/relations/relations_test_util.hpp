@@ -18,9 +18,11 @@
 #include "relations/domain_space.hpp"
 #include "relations/relation.hpp"
 #include "relations/tuple_io.hpp"
+#include "support/text_mutation.hpp"
 
 namespace refract::rel::test {
 
+using refract::test::mutated;
 using Tuples = std::vector<std::vector<std::uint64_t>>;
 
 // One BuDDy manager at a time: each test makes its own Space.

@@ -242,5 +242,32 @@ TEST_F(TupleIoTest, MissingFileNamesTheRelation) {
   }
 }
 
+// Hostile .tuples text reads into tuples of the domains or gets an InputError naming the file,
+// never anything else: edits of a file with ranges, '*', a comment and a Windows line end.
+TEST_F(TupleIoTest, MutatedFilesReadOrFailCleanly) {
+  Space s(kDomains, "V0_H0");
+  const std::string original = "# V0:3 H0:2\n0 1\n5 3\n# comment\n2-4 *\n\n1 0\r\n";
+  std::mt19937 random(20261127);
+  int read = 0, refused = 0;
+  for (int round = 0; round < 1000; ++round) {
+    const std::filesystem::path file =
+        write("vP.tuples", mutated(original, random, "0123456789 -*#:\n\rVH\t"));
+    Relation r = s.relation("vP", kVP);
+    try {
+      read_tuples(file, r);
+      ++read;
+      for (const std::vector<std::uint64_t>& t : tuples_of(r)) {
+        EXPECT_LT(t[0], 6U);
+        EXPECT_LT(t[1], 4U);
+      }
+    } catch (const InputError& e) {
+      ++refused;
+      EXPECT_EQ(std::string(e.what()).rfind(file.string() + ":", 0), 0U) << e.what();
+    }
+  }
+  EXPECT_GT(read, 0);
+  EXPECT_GT(refused, 0);
+}
+
 }  // namespace
 }  // namespace refract::rel::test

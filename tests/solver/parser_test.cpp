@@ -16,6 +16,7 @@
 #include "solver/checker.hpp"
 #include "solver/lexer.hpp"
 #include "solver/stratify.hpp"
+#include "support/text_mutation.hpp"
 
 namespace refract::solver {
 namespace {
@@ -425,22 +426,7 @@ TEST(ParserTest, MutatedProgramsFailCleanly) {
   std::mt19937 random(20240611);
   int parsed = 0;
   for (int round = 0; round < 800; ++round) {
-    std::string text = original;
-    const int edits = 1 + static_cast<int>(random() % 3);
-    for (int e = 0; e < edits; ++e) {
-      const std::size_t at = random() % text.size();
-      const char c = alphabet[random() % alphabet.size()];
-      switch (random() % 3) {
-        case 0:
-          text.erase(at, 1);
-          break;
-        case 1:
-          text.insert(at, 1, c);
-          break;
-        default:
-          text[at] = c;
-      }
-    }
+    const std::string text = refract::test::mutated(original, random, alphabet);
     try {
       const Program program = parse_program_text(text, "m.dl", directory);
       ++parsed;
