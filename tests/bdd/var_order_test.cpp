@@ -2,7 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+#include <set>
 #include <stdexcept>
+
+#include "support/text_mutation.hpp"
 
 namespace refract::bdd {
 namespace {
@@ -74,6 +79,30 @@ TEST(VarOrderTest, LanesThatDoNotDivideTheWidthAreAnError) {
   const VarOrder order = parse_var_order("V0", kKnown);
   EXPECT_THROW(lay_out(order, {{"V0", 5}}, 0, {{"V0", 2}}), std::invalid_argument);
   EXPECT_THROW(lay_out(order, {{"V0", 4}}, 0, {{"V0", 0}}), std::invalid_argument);
+}
+
+// A hostile --order or .bddvarorder parses into known, unrepeated names or gets a
+// VarOrderError at a column of the text, never anything else.
+TEST(VarOrderTest, MutatedOrdersParseOrFailAtAColumn) {
+  const std::string original = "V0xV1_H0_F0xH1xI_x0_Ix0";
+  std::mt19937 random(20261127);
+  int parsed = 0, refused = 0;
+  for (int round = 0; round < 2000; ++round) {
+    const std::string text = refract::test::mutated(original, random, "VHFI01x_ ");
+    try {
+      const std::vector<std::string> names = parse_var_order(text, kKnown).names();
+      ++parsed;
+      EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), names.size()) << text;
+      for (const std::string& name : names)
+        EXPECT_NE(std::find(kKnown.begin(), kKnown.end(), name), kKnown.end()) << text;
+    } catch (const VarOrderError& e) {
+      ++refused;
+      EXPECT_GE(e.column(), 1U) << text;
+      EXPECT_LE(e.column(), text.size() + 1) << text;
+    }
+  }
+  EXPECT_GT(parsed, 0);
+  EXPECT_GT(refused, 0);
 }
 
 }  // namespace
