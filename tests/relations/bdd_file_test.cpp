@@ -4,8 +4,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <memory>
 #include <random>
 #include <sstream>
 #include <string>
@@ -20,7 +18,9 @@
 namespace refract::rel {
 namespace {
 
-using Tuples = std::vector<std::vector<std::uint64_t>>;
+using test::read_text;
+using test::Tuples;
+using test::tuples_of;
 
 // One BuDDy manager at a time: a test creates, drops and recreates these.
 struct Space {
@@ -43,13 +43,6 @@ struct Space {
   }
 };
 
-Tuples tuples_of(const Relation& r) {
-  Tuples out;
-  r.for_each_tuple([&](std::span<const std::uint64_t> t) { out.emplace_back(t.begin(), t.end()); });
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 Tuples random_tuples(std::uint64_t seed, std::size_t count,
                      const std::vector<std::uint64_t>& sizes) {
   std::mt19937_64 random(seed);
@@ -64,32 +57,7 @@ Tuples random_tuples(std::uint64_t seed, std::size_t count,
   return out;
 }
 
-std::string read_text(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-class BddFileTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("refract_bdd_file_" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
-            std::to_string(std::random_device{}()));
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  std::filesystem::path write(const std::string& name, const std::string& text) const {
-    const std::filesystem::path file = dir_ / name;
-    std::ofstream(file, std::ios::binary) << text;
-    return file;
-  }
-
-  std::filesystem::path dir_;
-};
+class BddFileTest : public test::TempDirTest {};
 
 // Writes `tuples` of relation `first_attributes` under `first_order`, drops that
 // manager, reads the file under `second_order` into `second_attributes`.
