@@ -64,11 +64,13 @@ class NodeMemo {
 
   void insert(int node, Value value) {
     if (size_ == buckets_.size()) relink(2 * buckets_.size());
-    if (size_ % kChunk == 0) chunks_.push_back(std::make_unique<Entry[]>(kChunk));
+    if (size_ % kChunk == 0) {
+      chunks_.push_back(std::make_unique<Entry[]>(kChunk));
+      note_memory();  // the memo grows only here and in relink
+    }
     std::uint32_t& head = buckets_[bucket_of(node)];
     entry(size_) = {value, node, head};
     head = size_++;
-    note_memory();
   }
 
  private:
