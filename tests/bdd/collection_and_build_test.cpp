@@ -12,6 +12,7 @@
 #include "bdd/bdd.hpp"
 #include "bdd/exact_count.hpp"
 #include "bdd/manager.hpp"
+#include "bdd/split_pairs.hpp"
 
 namespace refract::bdd {
 namespace {
@@ -29,15 +30,6 @@ void poison_heap_chunks(std::size_t bytes) {
   for (void* p : chunks) std::free(p);
 }
 
-// x_0 x_1 | x_2 x_3 | ...: linear in size when each pair is adjacent. Built
-// node by node, so no recursive operation (which would write the reference
-// stack) runs before the caller's.
-Bdd pairs_function(int vars) {
-  Bdd f = Bdd::zero();
-  for (int v = vars - 2; v >= 0; v -= 2) f = Bdd::node(v, f, Bdd::node(v + 1, f, Bdd::one()));
-  return f;
-}
-
 // A table of 1,000 nodes growing 1,000 at a time: collections come often.
 ManagerSettings small_table() {
   ManagerSettings settings;
@@ -46,17 +38,6 @@ ManagerSettings small_table() {
   settings.max_increase = 1000;
   settings.growth_percent = 0;
   return settings;
-}
-
-// Pair i of pairs_function moves to variables i and pairs + i: ~2^pairs nodes, built by a
-// deep replace that collects many times on a small table.
-VarPermutation split_pairs(int pairs) {
-  std::vector<int> from, to;
-  for (int i = 0; i < pairs; ++i) {
-    from.insert(from.end(), {2 * i, 2 * i + 1});
-    to.insert(to.end(), {i, pairs + i});
-  }
-  return VarPermutation(from, to);
 }
 
 // `g` is `f` with its pairs split: as many assignments, and the split's node count.
