@@ -7,11 +7,15 @@
 # seconds, the peak nodes and peak RSS of the median run, and total seconds as a ratio to the
 # baseline's median (below 1: faster). A run stopped by --timeout prints `timeout`, the sweep
 # it reached and the VarPointsTo tuples it had: compare progress then, not seconds.
+# A variant that starts with `bin=PATH` runs that executable instead of this checkout's build;
+# --baseline REV builds git revision REV and puts it first (`bin=...` with no options), against
+# this checkout's build with no options unless --variants says otherwise.
 # Not a test: it installs packages and takes a while.
 #
 # Usage: bench/encodings.sh [--programs "antlr"] [--flavours "insens"] [--runs N]
 #                           [--timeout S] [--build DIR] [--out DIR]
 #                           [--variants "--heap-numbering first-seen|--heap-numbering by-type"]
+#                           [--baseline REV]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +26,8 @@ timeout_s=1800
 build=build-bench
 out_root=bench/work/encodings
 variants="--heap-numbering first-seen|--heap-numbering by-type"
+variants_given=0
+baseline_rev=
 while [ $# -gt 0 ]; do
   case "$1" in
     --programs) programs="$2"; shift 2 ;;
@@ -30,27 +36,51 @@ while [ $# -gt 0 ]; do
     --timeout) timeout_s="$2"; shift 2 ;;
     --build) build="$2"; shift 2 ;;
     --out) out_root="$2"; shift 2 ;;
-    --variants) variants="$2"; shift 2 ;;
+    --variants) variants="$2" variants_given=1; shift 2 ;;
+    --baseline) baseline_rev="$2"; shift 2 ;;
     *) sed -n '2,14p' "$0" >&2; exit 2 ;;
   esac
 done
-IFS='|' read -r -a variant_list <<<"$variants"
-
 . bench/lib.sh
 prepare_analyze_bench "$build"
+if [ -n "$baseline_rev" ]; then
+  [ "$variants_given" = 1 ] || variants=""
+  variants="bin=$(build_revision "$baseline_rev")|$variants"
+fi
+IFS='|' read -r -a variant_list <<<"$variants"
+# A trailing `|` (the empty variant last) is a variant too.
+[[ "$variants" == *"|" ]] && variant_list+=("")
 
 # run_one OUT PROGRAM FLAVOUR OPTIONS...: one analysis; leaves OUT.time, OUT.log, OUT.rules.json
 # and OUT.rc.
 run_one() {
   local out="$1" program="$2" flavour="$3"
   shift 3
+  local binary="$refract"
+  if [[ "${1:-}" == bin=* ]]; then
+    binary="${1#bin=}"
+    shift
+  fi
   rm -rf "$out" && mkdir -p "$out"
   local rc=0
-  /usr/bin/time -f 'TIME %e %M' -o "$out.time" timeout "$((timeout_s + 1800))" "$refract" \
+  /usr/bin/time -f 'TIME %e %M' -o "$out.time" timeout "$((timeout_s + 1800))" "$binary" \
     analyze --classpath "$(class_path_of "$program")" --jdk "$jdk" \
     --main "$(main_of "$program")" --context "$flavour" --out "$out" \
     --time-limit "$timeout_s" --rule-stats "$out.rules.json" "$@" >"$out.log" 2>&1 || rc=$?
   echo "$rc" >"$out.rc"
+}
+
+# How the table names a variant: a revision's build by its short hash, this build's own.
+variant_label() {
+  local v="$1" binary rest=""
+  [[ "$v" == bin=* ]] || { echo "${v:-(this build)}"; return; }
+  binary="${v%% *}" && binary="${binary#bin=}"
+  [[ "$v" == *" "* ]] && rest=" ${v#* }"
+  if [[ "$binary" =~ revisions/([0-9a-f]{7}) ]]; then
+    echo "${BASH_REMATCH[1]}$rest"
+  else
+    echo "$binary$rest"
+  fi
 }
 
 # One line per run: rc total solve peak_nodes rss_mib sweep varpointsto.
@@ -106,7 +136,8 @@ for program in $programs; do
         status="exit$rc"
       fi
       printf '%-10s %-9s %-36s %4s %9.1f %9.1f %11s %8s %8s %6s %12s\n' "$program" "$flavour" \
-        "${variant_list[$v]}" "$runs" "$total" "$solve" "$nodes" "$rss" "$status" "$sweep" "$vpt"
+        "$(variant_label "${variant_list[$v]}")" "$runs" "$total" "$solve" "$nodes" "$rss" \
+        "$status" "$sweep" "$vpt"
     done
   done
 done

@@ -23,6 +23,21 @@ build_refract() {
   cmake --build "$1" -j2 --target refract >/dev/null
 }
 
+# build_revision REV: a Release build of refract at git revision REV, in a worktree under
+# bench/work/revisions; prints the executable's path. For comparing builds on one machine in one
+# script (bench/encodings.sh --baseline).
+build_revision() {
+  local commit dir
+  commit=$(git rev-parse --verify "$1^{commit}") || { echo "no such revision: $1" >&2; exit 2; }
+  dir="bench/work/revisions/$commit"
+  if [ ! -d "$dir" ]; then
+    mkdir -p bench/work/revisions
+    git worktree add --detach -q "$dir" "$commit" >&2
+  fi
+  (cd "$dir" && build_refract build) >&2
+  echo "$dir/build/refract"
+}
+
 # prepare_analyze_bench DIR: for the scripts that run `refract analyze` on the Debian programs:
 # installs them and the JDK, builds refract in DIR; sets $refract and $jdk.
 prepare_analyze_bench() {
