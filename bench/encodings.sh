@@ -38,7 +38,7 @@ while [ $# -gt 0 ]; do
     --out) out_root="$2"; shift 2 ;;
     --variants) variants="$2" variants_given=1; shift 2 ;;
     --baseline) baseline_rev="$2"; shift 2 ;;
-    *) sed -n '2,14p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,18p' "$0" >&2; exit 2 ;;
   esac
 done
 . bench/lib.sh
