@@ -143,9 +143,11 @@ int g_advised_size = 0;     // the table size huge pages were last asked for
 // Asks the kernel to back the node table with 2 MiB pages. The table is read at random (each
 // bdd_makenode probes it), so with 4 KiB pages nearly every probe also misses the TLB.
 // MADV_HUGEPAGE marks the mapping (BuDDy's realloc keeps the mark when the table grows) and
-// MADV_COLLAPSE turns the pages bdd_init already touched into huge ones. A hint: a kernel
-// without transparent huge pages refuses it, and the table then stays on small pages.
-bool advise_huge_pages() {
+// MADV_COLLAPSE turns the pages already touched (the first filled_bytes, up to the end of the
+// huge page they end in) into huge ones. The rest of a grown table faults in on huge pages; asked
+// to collapse it too, Linux 6.18 refused with EINVAL. A hint: a kernel without transparent huge
+// pages refuses it, and the table then stays on small pages.
+bool advise_huge_pages(std::size_t filled_bytes = SIZE_MAX) {
   g_advised_size = bddnodesize;
   constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
   const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
@@ -153,6 +155,8 @@ bool advise_huge_pages() {
   const std::uintptr_t end = begin + malloc_usable_size(bddnodes);
   const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1);
   const std::uintptr_t last = end & ~(kHuge - 1);
+  const std::uintptr_t filled_end = filled_bytes < end - begin ? begin + filled_bytes : end;
+  const std::uintptr_t last_filled = std::min(last, (filled_end + kHuge - 1) & ~(kHuge - 1));
   if (bddnodes == nullptr || last <= first) {
     g_stats.huge_pages_refusal = "table smaller than a huge page";
     return false;
@@ -166,7 +170,8 @@ bool advise_huge_pages() {
     g_stats.huge_pages_refusal = std::string("MADV_HUGEPAGE: ") + std::strerror(errno);
     return false;
   }
-  if (madvise(reinterpret_cast<void*>(first), last - first, MADV_COLLAPSE) != 0) {
+  if (last_filled > first &&
+      madvise(reinterpret_cast<void*>(first), last_filled - first, MADV_COLLAPSE) != 0) {
     g_stats.huge_pages_refusal = std::string("MADV_COLLAPSE: ") + std::strerror(errno);
     return false;
   }
@@ -178,8 +183,9 @@ bool advise_huge_pages() {
 // 2 MiB page at an address of another alignment), and that operation, often the largest of the
 // run, would then go on with nearly every probe missing the TLB until it returned: on hsqldb
 // insens the sweep that grew the table to 91M nodes took 97 s instead of about 6. So the table
-// is moved here and collapsed at once (0.1 s a GB); BuDDy's own realloc to the same size then
-// leaves it where it is. Correctness never rests on this: BuDDy reallocs to the size it wants.
+// is moved here and its filled part collapsed at once (0.1 s a GB); BuDDy's own realloc to the
+// same size then leaves it where it is. Correctness never rests on this: BuDDy reallocs to the
+// size it wants.
 void grow_node_table(int old_size, int new_size) {
   set_next_growth(old_size, new_size);
   if (!g_huge_pages || bddnodes == nullptr || old_size <= 0) return;
@@ -187,7 +193,7 @@ void grow_node_table(int old_size, int new_size) {
   void* moved = std::realloc(bddnodes, node_bytes * static_cast<std::size_t>(new_size));
   if (moved == nullptr) return;  // BuDDy's realloc fails the same way and reports BDD_MEMORY
   bddnodes = moved;
-  g_stats.huge_pages = advise_huge_pages();
+  g_stats.huge_pages = advise_huge_pages(node_bytes * static_cast<std::size_t>(old_size));
 }
 
 // bdd_done frees the variable-level maps but leaves them dangling: a later manager that never
