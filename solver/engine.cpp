@@ -4,6 +4,7 @@
 #include <chrono>
 #include <deque>
 #include <functional>
+#include <iomanip>
 #include <limits>
 #include <map>
 #include <optional>
@@ -755,8 +756,12 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
     added.clear();
     space->manager().sample_peak();
     const bdd::ManagerStats bdd = space->manager().stats();
+    // The time since the solve began: which sweep was slow is what a profile by rule cannot say.
+    std::ostringstream at;
+    at << std::fixed << std::setprecision(1) << seconds_since(started);
     *progress() << "[solve] stratum " << number << "/" << total << " {" << label << "} iteration "
-                << iteration << ":" << sizes << "; nodes " << bdd.used_nodes;
+                << iteration << " at " << at.str() << " s:" << sizes << "; nodes "
+                << bdd.used_nodes;
     // A run at the cap collects more often: say why it slows down.
     if (bdd.capped_by_memory_budget)
       *progress() << " of " << bdd.node_table_size << ", the table held by the memory budget"

@@ -293,13 +293,21 @@ TEST(SolveGoldenTest, ProgressGoesToStderrUnlessQuietAndAddsUpToThePrintedSizes)
   // The "+N" of each progress line is what a relation gained in that sweep: over all sweeps
   // they add up to the sizes printed at the end (every printed relation of the example is
   // derived).
+  // Each line also says when, in seconds since the solve began, never going back.
   std::map<std::string, std::uint64_t> gained;
   std::istringstream lines(run.err);
   std::size_t sweep_lines = 0;
+  double last_at = 0;
   for (std::string line; std::getline(lines, line);) {
     const std::size_t colon = line.find(": ", line.find(" iteration "));
     if (line.rfind("[solve] ", 0) != 0 || colon == std::string::npos) continue;
     ++sweep_lines;
+    const std::size_t at = line.rfind(" at ", colon);
+    ASSERT_NE(at, std::string::npos) << line;
+    ASSERT_EQ(line.substr(colon - 2, 2), " s") << line;
+    const double seconds = std::stod(line.substr(at + 4, colon - 2 - at - 4));
+    EXPECT_GE(seconds, last_at) << line;
+    last_at = seconds;
     std::istringstream fields(line.substr(colon + 2, line.find(';') - colon - 2));
     for (std::string name, plus; fields >> name >> plus;)
       gained[name] += std::stoull(plus.substr(1));
