@@ -71,6 +71,13 @@ bool g_budget_binds = false;        // the table's current cap comes from the me
 std::function<std::optional<MachineMemory>()> g_machine_memory;  // ManagerSettings::machine_memory
 bool g_machine_binds = false;  // ... and the machine's available memory held it below the budget
 
+// Bytes a node of the table takes, from the table's allocation for `slots` nodes (BuDDy's node
+// struct is private to it).
+std::uint64_t node_bytes(std::uint64_t slots) {
+  return std::max<std::uint64_t>(malloc_usable_size(bddnodes) / std::max<std::uint64_t>(slots, 1),
+                                 1);
+}
+
 // The process's resident set, from /proc/self/statm; 0 where that cannot be read.
 std::uint64_t resident_bytes() {
   std::ifstream statm("/proc/self/statm");
@@ -86,11 +93,11 @@ void cap_table_to_memory_budget() {
   const std::uint64_t resident = resident_bytes();
   if (resident == 0) return;
   const auto size = static_cast<std::uint64_t>(bddnodesize);
-  const std::uint64_t node_bytes = std::max<std::uint64_t>(malloc_usable_size(bddnodes) / size, 1);
+  const std::uint64_t bytes_per_node = node_bytes(size);
   const std::uint64_t limit = resident_limit(g_memory_budget, resident,
                                              g_machine_memory ? g_machine_memory() : std::nullopt);
   g_machine_binds = limit < g_memory_budget;
-  const std::uint64_t room = limit > resident ? (limit - resident) / node_bytes : 0;
+  const std::uint64_t room = limit > resident ? (limit - resident) / bytes_per_node : 0;
   std::uint64_t cap = std::min<std::uint64_t>(size + room, INT_MAX);
   g_budget_binds = g_max_nodes == 0 || cap < g_max_nodes;
   if (!g_budget_binds) cap = g_max_nodes;
@@ -189,11 +196,11 @@ bool advise_huge_pages(std::size_t filled_bytes = SIZE_MAX) {
 void grow_node_table(int old_size, int new_size) {
   set_next_growth(old_size, new_size);
   if (!g_huge_pages || bddnodes == nullptr || old_size <= 0) return;
-  const std::size_t node_bytes = malloc_usable_size(bddnodes) / static_cast<std::size_t>(old_size);
-  void* moved = std::realloc(bddnodes, node_bytes * static_cast<std::size_t>(new_size));
+  const std::uint64_t bytes_per_node = node_bytes(static_cast<std::uint64_t>(old_size));
+  void* moved = std::realloc(bddnodes, bytes_per_node * static_cast<std::uint64_t>(new_size));
   if (moved == nullptr) return;  // BuDDy's realloc fails the same way and reports BDD_MEMORY
   bddnodes = moved;
-  g_stats.huge_pages = advise_huge_pages(node_bytes * static_cast<std::size_t>(old_size));
+  g_stats.huge_pages = advise_huge_pages(bytes_per_node * static_cast<std::uint64_t>(old_size));
 }
 
 // bdd_done frees the variable-level maps but leaves them dangling: a later manager that never

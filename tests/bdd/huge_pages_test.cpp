@@ -21,7 +21,8 @@ namespace refract::bdd {
 namespace {
 
 constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
-constexpr std::uint64_t kNodes = 4'000'000;  // 80 MB of BuDDy nodes (20 bytes each)
+constexpr std::uint64_t kNodeBytes = 20;     // a BuDDy node
+constexpr std::uint64_t kNodes = 4'000'000;  // 80 MB of them
 
 // Anonymous memory of this process on huge pages, in bytes.
 std::uint64_t anonymous_huge_page_bytes() {
@@ -73,7 +74,7 @@ TEST(HugePagesTest, AManagerThatReportsHugePagesHasItsNodeTableOnThem) {
                  << "'): " << refusal;
   }
   // All but the unaligned first and last 2 MiB of the table.
-  EXPECT_GE(anonymous_huge_page_bytes() - before, kNodes * 20 - 4 * kMiB);
+  EXPECT_GE(anonymous_huge_page_bytes() - before, kNodes * kNodeBytes - 4 * kMiB);
   // The table works as before.
   manager.add_variables(4);
   EXPECT_EQ((Bdd::variable(0) & Bdd::variable(1)).node_count(), 2U);
@@ -99,14 +100,15 @@ TEST(HugePagesTest, ATableGrownInsideAnOperationIsOnHugePagesAtItsNextCollection
   settings.memory_budget_bytes = std::uint64_t{1} << 40;  // asks machine_memory, caps nothing
   settings.machine_memory = [&]() -> std::optional<MachineMemory> {
     if (watched != nullptr)
-      samples.push_back({watched->stats().node_table_size * 20, anonymous_huge_page_bytes()});
+      samples.push_back(
+          {watched->stats().node_table_size * kNodeBytes, anonymous_huge_page_bytes()});
     return std::nullopt;
   };
   Manager manager(settings);
   if (!manager.stats().huge_pages)
     GTEST_SKIP() << "the kernel keeps the node table on small pages: "
                  << manager.stats().huge_pages_refusal;
-  const std::uint64_t initial_bytes = manager.stats().node_table_size * 20;
+  const std::uint64_t initial_bytes = manager.stats().node_table_size * kNodeBytes;
   manager.add_variables(2 * kPairs);
   const Bdd f = pairs_function(2 * kPairs);  // node by node: no collection yet
   watched = &manager;
