@@ -60,6 +60,21 @@ points_to_not_in() {
   "$refract" solve "$check/subset.datalog" --quiet | awk -F'\t' '$1 == "NotInInsensitive" {print $2}'
 }
 
+# Where a stopped run was: the sweep its log names last and the VarPointsTo tuples its profile
+# counted, to compare with the sweeps a finished run of the flavour needed.
+progress_of() {
+  python3 - "$1" <<'EOF'
+import json, re, sys
+out = sys.argv[1]
+sweeps = re.findall(r"sweep (\d+)", open(out + ".log").read())
+try:
+    vpt = json.load(open(out + ".rules.json")).get("relations", {}).get("VarPointsTo", "-")
+except (OSError, ValueError):
+    vpt = "-"
+print("stopped in sweep %s with %s VarPointsTo tuples" % (sweeps[-1] if sweeps else "-", vpt))
+EOF
+}
+
 rows=() subset=() stopped=()
 for program in $programs; do
   for flavour in $flavours; do
@@ -84,11 +99,12 @@ for program in $programs; do
       status=ok
     elif [ "$rc" -eq 4 ] || [ "$rc" -eq 124 ]; then
       status="timeout"
-      stopped+=("$program $flavour:")
+      stopped+=("$program $flavour: $(progress_of "$out")")
       stopped+=("$(python3 bench/top_rules.py "$out.rules.json" 2>/dev/null || true)")
     elif [ "$rc" -eq 1 ] && grep -q "node table exhausted" "$out.log"; then
       status="memory"
-      stopped+=("$program $flavour: $(grep -o "node table exhausted.*" "$out.log" | head -1)")
+      stopped+=("$program $flavour: $(progress_of "$out"):" \
+        "$(grep -o "node table exhausted.*" "$out.log" | head -1)")
       stopped+=("$(python3 bench/top_rules.py "$out.rules.json" 2>/dev/null || true)")
     else
       status="exit$rc"
