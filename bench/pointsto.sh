@@ -103,8 +103,8 @@ for program in $programs; do
       stopped+=("$(python3 bench/top_rules.py "$out.rules.json" 2>/dev/null || true)")
     elif [ "$rc" -eq 1 ] && grep -q "node table exhausted" "$out.log"; then
       status="memory"
-      stopped+=("$program $flavour: $(progress_of "$out"):" \
-        "$(grep -o "node table exhausted.*" "$out.log" | head -1)")
+      exhausted=$(grep -o "node table exhausted.*" "$out.log" | head -1)
+      stopped+=("$program $flavour: $(progress_of "$out"): $exhausted")
       stopped+=("$(python3 bench/top_rules.py "$out.rules.json" 2>/dev/null || true)")
     else
       status="exit$rc"
