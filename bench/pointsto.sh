@@ -66,7 +66,10 @@ progress_of() {
   python3 - "$1" <<'EOF'
 import json, re, sys
 out = sys.argv[1]
-sweeps = re.findall(r"sweep (\d+)", open(out + ".log").read())
+try:
+    sweeps = re.findall(r"sweep (\d+)", open(out + ".log").read())
+except OSError:
+    sweeps = []
 try:
     vpt = json.load(open(out + ".rules.json")).get("relations", {}).get("VarPointsTo", "-")
 except (OSError, ValueError):
