@@ -83,10 +83,12 @@ variant_label() {
   fi
 }
 
-# One line per run: rc total solve peak_nodes rss_mib sweep varpointsto.
+# One line per run: rc total solve peak_nodes rss_mib sweep varpointsto (sweep "-" for a run
+# that finished).
 summarise_run() {
-  python3 - "$1" <<'PY'
-import json, re, sys
+  local fields sweep vpt
+  fields=$(python3 - "$1" <<'PY'
+import json, sys
 out = sys.argv[1]
 rc = int(open(out + ".rc").read())
 time = open(out + ".time").read().split()
@@ -97,11 +99,13 @@ except (OSError, ValueError):
     profile = {}
 solve = profile.get("seconds", 0)
 nodes = profile.get("bdd", {}).get("peak_used_nodes", 0)
-vpt = profile.get("relations", {}).get("VarPointsTo", "-")
 total = float(time[time.index("TIME") + 1]) if "TIME" in time else 0
-sweeps = re.findall(r"sweep (\d+)", open(out + ".log").read())
-print(rc, total, solve, nodes, rss, sweeps[-1] if sweeps and rc != 0 else "-", vpt)
+print(rc, total, solve, nodes, rss)
 PY
+)
+  read -r sweep vpt <<<"$(run_progress "$1")"
+  [ "${fields%% *}" = 0 ] && sweep=-
+  echo "$fields $sweep $vpt"
 }
 
 echo "refract analyze with the JDK 17 jmods ($(date +%F), $(nproc) cores, $runs rounds," \

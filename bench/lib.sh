@@ -38,6 +38,25 @@ build_revision() {
   echo "$dir/build/refract"
 }
 
+# run_progress OUT: how far an analysis run got, as "SWEEP VARPOINTSTO": the sweep its log
+# OUT.log names last and the VarPointsTo tuples its profile OUT.rules.json counted ("-" for
+# either that is missing). For runs stopped by a time limit or the memory budget.
+run_progress() {
+  python3 - "$1" <<'PY'
+import json, re, sys
+out = sys.argv[1]
+try:
+    sweeps = re.findall(r"sweep (\d+)", open(out + ".log").read())
+except OSError:
+    sweeps = []
+try:
+    vpt = json.load(open(out + ".rules.json")).get("relations", {}).get("VarPointsTo", "-")
+except (OSError, ValueError):
+    vpt = "-"
+print(sweeps[-1] if sweeps else "-", vpt)
+PY
+}
+
 # prepare_analyze_bench DIR: for the scripts that run `refract analyze` on the Debian programs:
 # installs them and the JDK, builds refract in DIR; sets $refract and $jdk.
 prepare_analyze_bench() {

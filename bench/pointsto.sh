@@ -60,22 +60,11 @@ points_to_not_in() {
   "$refract" solve "$check/subset.datalog" --quiet | awk -F'\t' '$1 == "NotInInsensitive" {print $2}'
 }
 
-# Where a stopped run was: the sweep its log names last and the VarPointsTo tuples its profile
-# counted, to compare with the sweeps a finished run of the flavour needed.
+# Where a stopped run was, to compare with the sweeps a finished run of the flavour needed.
 progress_of() {
-  python3 - "$1" <<'EOF'
-import json, re, sys
-out = sys.argv[1]
-try:
-    sweeps = re.findall(r"sweep (\d+)", open(out + ".log").read())
-except OSError:
-    sweeps = []
-try:
-    vpt = json.load(open(out + ".rules.json")).get("relations", {}).get("VarPointsTo", "-")
-except (OSError, ValueError):
-    vpt = "-"
-print("stopped in sweep %s with %s VarPointsTo tuples" % (sweeps[-1] if sweeps else "-", vpt))
-EOF
+  local sweep vpt
+  read -r sweep vpt <<<"$(run_progress "$1")"
+  echo "stopped in sweep $sweep with $vpt VarPointsTo tuples"
 }
 
 rows=() subset=() stopped=()
