@@ -121,6 +121,13 @@ CloningNumbering number_call_paths(const CallGraphIds& graph) {
   }
   out.context_bits = bits_for_size(out.max_paths);
   const std::uint64_t domain = std::uint64_t{1} << out.context_bits;
+  if (!out.wrapped) {
+    std::vector<std::size_t> members(component_count, 0);
+    for (const auto& [method, n] : node_of) ++members[component[n]];
+    for (const auto& [method, n] : node_of)
+      if (members[component[n]] == 1)
+        out.acyclic_method_contexts.emplace_back(method, paths[component[n]]);
+  }
   for (const auto& [key, caller] : edges) {
     NumberedEdge e;
     e.invoke = key.first;

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace refract::pointsto {
@@ -41,6 +42,10 @@ struct CloningNumbering {
   std::uint64_t components = 0;
   std::uint64_t max_paths = 0;  // the most contexts of one method (capped at 2^62)
   bool wrapped = false;         // some method has more than 2^62 paths
+  // (method, contexts) for each method alone in its component (on no cycle through another
+  // method): its contexts are [0, contexts). Empty when the numbering wrapped, where one
+  // context may stand for paths through several edges.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> acyclic_method_contexts;
 };
 
 CloningNumbering number_call_paths(const CallGraphIds& graph);

@@ -193,4 +193,23 @@ void ContextConstructors::build_merge_static(rel::Relation& r) const {
   throw InputError({r.name()}, "flavour " + flavour.name + " has no MergeStatic constructor");
 }
 
+void ContextConstructors::build_method_contexts(rel::Relation& r) const {
+  const auto blocks = attribute_blocks(r, {"M", "C"});
+  if (flavour.kind != ContextKind::kCloning) {
+    r.set_bdd(Bdd::zero());
+    return;
+  }
+  std::vector<Bdd> parts;
+  for (const auto& [method, contexts] : cloning.acyclic_method_contexts)
+    parts.push_back(blocks[0].equals_constant(method) & blocks[1].in_range(0, contexts - 1));
+  if (parts.empty()) {
+    r.set_bdd(Bdd::zero());
+    return;
+  }
+  for (std::size_t width = 1; width < parts.size(); width *= 2)
+    for (std::size_t i = 0; i + width < parts.size(); i += 2 * width)
+      parts[i] = parts[i] | parts[i + width];
+  r.set_bdd(parts[0]);
+}
+
 }  // namespace refract::pointsto

@@ -6,6 +6,8 @@
 //                                                   callee context of an instance call
 //   MergeStatic(invoke : I, method : M, ctx : C, calleeCtx : C)
 //                                                   callee context of a static call
+//   MethodContext(method : M, ctx : C)              contexts a method has as soon as it runs
+//                                                   in one (cloning only)
 // Only cloning's constructors depend on the callee method (its contexts number call edges).
 #pragma once
 
@@ -35,6 +37,9 @@ struct ContextConstructors {
   void build_record(rel::Relation& r) const;
   void build_merge(rel::Relation& r) const;
   void build_merge_static(rel::Relation& r) const;
+  // MethodContext(method : M, ctx : C): cloning's numbered contexts of each method on no
+  // cycle through another method; empty for every other flavour.
+  void build_method_contexts(rel::Relation& r) const;
 };
 
 }  // namespace refract::pointsto

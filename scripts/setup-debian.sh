@@ -18,6 +18,7 @@ packages=(
   libgtest-dev                 # GoogleTest headers and libraries
   googletest                   # GoogleTest/GoogleMock sources
   openjdk-17-jdk-headless      # javac for the Java test fixtures
+  libantlr-java                # antlr 2.7.7: the real program of the points-to invariant tests
 )
 
 installed() {

@@ -37,6 +37,10 @@ TEST(CloningNumberingTest, DiamondGivesTwoContextsBelowTheJoin) {
   EXPECT_EQ(edge(n, 14, 4).offset, 0U);
   // a is reached once, from main's context 0 only.
   EXPECT_EQ(edge(n, 10, 1).caller_contexts, 1U);
+  // Every method is alone in its component: each has its contexts at once.
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>> alone = {
+      {0, 1}, {1, 1}, {2, 1}, {3, 2}, {4, 2}};
+  EXPECT_EQ(n.acyclic_method_contexts, alone);
 }
 
 // [Whaley-Lam: cycles are collapsed] r and s call each other: one component, whose members
@@ -54,6 +58,9 @@ TEST(CloningNumberingTest, CycleMembersShareContexts) {
   EXPECT_EQ(edge(n, 13, 2).caller_contexts, 2U);
   EXPECT_FALSE(edge(n, 10, 1).within_component);
   EXPECT_NE(edge(n, 10, 1).offset, edge(n, 11, 1).offset);
+  // Only main is alone in its component: r and s get no contexts at once.
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>> alone = {{0, 1}};
+  EXPECT_EQ(n.acyclic_method_contexts, alone);
 }
 
 // A root the program also calls keeps context 0 for the JVM's entry; a call the JVM makes
@@ -88,6 +95,8 @@ TEST(CloningNumberingTest, MoreThan2To62PathsWrapAround) {
   EXPECT_TRUE(n.wrapped);
   EXPECT_EQ(n.context_bits, 62U);
   EXPECT_EQ(n.max_paths, std::uint64_t{1} << 62);
+  // A context may stand for several paths: no method gets its contexts at once.
+  EXPECT_TRUE(n.acyclic_method_contexts.empty());
   for (const NumberedEdge& e : n.edges) {
     EXPECT_LE(e.caller_contexts, std::uint64_t{1} << 62);
     EXPECT_LT(e.offset, std::uint64_t{1} << 62);
@@ -146,6 +155,23 @@ TEST(CloningNumberingTest, EveryPathGetsItsOwnContextOnRandomGraphs) {
       }
       EXPECT_LE(expected, n.max_paths);
     }
+    // The methods listed with their contexts at once: exactly those on no cycle through
+    // another method, each with as many contexts as the numbered edges reach.
+    std::set<std::uint64_t> on_cycle;
+    for (const NumberedEdge& e : n.edges)
+      if (e.within_component && caller_of.at(e.invoke) != e.callee) {
+        on_cycle.insert(e.callee);
+        on_cycle.insert(caller_of.at(e.invoke));
+      }
+    std::set<std::uint64_t> listed;
+    for (const auto& [m, contexts] : n.acyclic_method_contexts) {
+      listed.insert(m);
+      EXPECT_FALSE(on_cycle.count(m)) << "round " << round << " method " << m;
+      EXPECT_EQ(contexts, std::set<std::uint64_t>(reached[m].begin(), reached[m].end()).size())
+          << "round " << round << " method " << m;
+    }
+    for (std::uint64_t m = 0; m < methods; ++m)
+      EXPECT_TRUE(listed.count(m) || on_cycle.count(m)) << "round " << round << " method " << m;
     // Acyclic rounds: as many contexts as paths from main, counted independently (edges go
     // from lower to higher methods, so one pass in method order counts them).
     if (round % 2 == 0) {

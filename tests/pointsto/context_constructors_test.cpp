@@ -211,6 +211,14 @@ TEST_P(ContextConstructorsTest, MergeStaticPushesTheCallSiteOrKeepsTheContext) {
   EXPECT_EQ(s.tuples(merge), expected);
 }
 
+// MethodContext is cloning's alone: under every other flavour no method gets contexts at once.
+TEST_P(ContextConstructorsTest, MethodContextIsEmptyOutsideCloning) {
+  Space s(GetParam().flavour, kHeaps, GetParam().bits);
+  rel::Relation contexts = s.relation("MethodContext", {"M0", "C0"});
+  s.constructors.build_method_contexts(contexts);
+  EXPECT_TRUE(contexts.empty());
+}
+
 std::vector<ConstructorCase> constructor_cases() {
   std::vector<ConstructorCase> cases;
   for (const char* flavour : {"insens", "1-call", "2-call", "2-call+1H", "1-obj", "2-obj",
@@ -231,6 +239,33 @@ INSTANTIATE_TEST_SUITE_P(Flavours, ContextConstructorsTest,
                                '_');
                            return name;
                          });
+
+// [Cloning's contexts at once] each method listed by the numbering has the contexts
+// [0, paths), and no other method has any.
+TEST(CloningConstructorsTest, MethodContextIsEachListedMethodsRangeOfContexts) {
+  rel::DomainSpace space{bdd::ManagerSettings{100'000, 10'000}};
+  space.add_domain("M", 4);
+  space.add_domain("C", 8);
+  space.lay_out(bdd::parse_var_order("M0_C0", space.instance_names()));
+  ContextConstructors constructors;
+  constructors.flavour = parse_context_flavour("cloning", "--context");
+  constructors.cloning.context_bits = 3;
+  constructors.cloning.acyclic_method_contexts = {{0, 1}, {2, 5}, {3, 8}};
+  std::vector<rel::Attribute> attributes;
+  for (const char* instance : {"M0", "C0"}) {
+    const rel::PhysicalId p = *space.find_physical(instance);
+    attributes.push_back({instance, space.physical(p).domain, p});
+  }
+  rel::Relation contexts(space, "MethodContext", attributes);
+  constructors.build_method_contexts(contexts);
+  std::set<Tuple> expected = {{0, 0}};
+  for (std::uint64_t c = 0; c < 5; ++c) expected.insert({2, c});
+  for (std::uint64_t c = 0; c < 8; ++c) expected.insert({3, c});
+  std::set<Tuple> actual;
+  contexts.for_each_tuple(
+      [&](std::span<const std::uint64_t> t) { actual.emplace(t.begin(), t.end()); });
+  EXPECT_EQ(actual, expected);
+}
 
 // Nodes of 3-obj+2H's Merge with `element_count` receiver objects, under `bits`.
 std::uint64_t merge_nodes(std::uint64_t element_count, ContextBits bits) {

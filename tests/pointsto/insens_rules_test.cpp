@@ -253,7 +253,8 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, InsensRulesTest,
                          ::testing::Values("fields", "arrays", "statics", "dispatch", "casts",
                                            "exceptions", "clinit", "threads", "finalize", "natives",
                                            "lambdas", "callsite", "objsens", "typesens", "heapctx",
-                                           "cloning", "builders", "primarrays", "strings"),
+                                           "cloning", "builders", "primarrays", "strings",
+                                           "cloningreach"),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            return info.param;
                          });
