@@ -1,6 +1,7 @@
 #include "pointsto/context_constructors.hpp"
 
 #include <string>
+#include <utility>
 
 #include "bdd/bit_block.hpp"
 #include "relations/tuple_io.hpp"
@@ -66,9 +67,19 @@ Bdd shifted_copy(const BitBlock& to, unsigned to_fields, unsigned from, const Bi
   return out;
 }
 
+// The union of `parts`, joined pairwise so that it costs O(n log n) operations, not O(n^2).
+Bdd union_pairwise(std::vector<Bdd> parts) {
+  if (parts.empty()) return Bdd::zero();
+  for (std::size_t width = 1; width < parts.size(); width *= 2) {
+    for (std::size_t i = 0; i + width < parts.size(); i += 2 * width) {
+      parts[i] = parts[i] | parts[i + width];
+    }
+  }
+  return parts[0];
+}
+
 // Cloning (Whaley-Lam): the union over numbered call edges of
-//   invoke = i, method = m, ctx < caller contexts, calleeCtx = ctx + offset (or = ctx on a cycle),
-// joined pairwise so that the union costs O(E log E) operations, not O(E^2).
+//   invoke = i, method = m, ctx < caller contexts, calleeCtx = ctx + offset (or = ctx on a cycle).
 Bdd numbered_edges(const CloningNumbering& numbering, const BitBlock& invoke,
                    const BitBlock& method, const BitBlock& ctx, const BitBlock& callee) {
   std::vector<Bdd> parts;
@@ -78,13 +89,7 @@ Bdd numbered_edges(const CloningNumbering& numbering, const BitBlock& invoke,
     parts.push_back(invoke.equals_constant(e.invoke) & method.equals_constant(e.callee) &
                     ctx.in_range(0, e.caller_contexts - 1) & step);
   }
-  if (parts.empty()) return Bdd::zero();
-  for (std::size_t width = 1; width < parts.size(); width *= 2) {
-    for (std::size_t i = 0; i + width < parts.size(); i += 2 * width) {
-      parts[i] = parts[i] | parts[i + width];
-    }
-  }
-  return parts[0];
+  return union_pairwise(std::move(parts));
 }
 
 // The heaps in `heaps`, over the first attribute of `r` (domain H).
@@ -199,17 +204,11 @@ void ContextConstructors::build_method_contexts(rel::Relation& r) const {
     r.set_bdd(Bdd::zero());
     return;
   }
+  // [Cloning's contexts at once] each method's range [0, paths).
   std::vector<Bdd> parts;
   for (const auto& [method, contexts] : cloning.acyclic_method_contexts)
     parts.push_back(blocks[0].equals_constant(method) & blocks[1].in_range(0, contexts - 1));
-  if (parts.empty()) {
-    r.set_bdd(Bdd::zero());
-    return;
-  }
-  for (std::size_t width = 1; width < parts.size(); width *= 2)
-    for (std::size_t i = 0; i + width < parts.size(); i += 2 * width)
-      parts[i] = parts[i] | parts[i + width];
-  r.set_bdd(parts[0]);
+  r.set_bdd(union_pairwise(std::move(parts)));
 }
 
 }  // namespace refract::pointsto
