@@ -112,6 +112,17 @@ std::string soot_method_signature(std::string_view owner, std::string_view name,
   return soot_method_signature(owner, name, parse_method_descriptor(descriptor));
 }
 
+std::string member_name(std::string_view signature) {
+  std::size_t end = signature.find('(');
+  if (end == std::string_view::npos) end = signature.size() - (signature.ends_with('>') ? 1 : 0);
+  const std::size_t space = signature.rfind(' ', end);
+  const std::size_t begin = space == std::string_view::npos ? 0 : space + 1;
+  std::string_view name = signature.substr(begin, end - begin);
+  if (name.size() >= 2 && name.front() == '\'' && name.back() == '\'')
+    name = name.substr(1, name.size() - 2);
+  return std::string(name);
+}
+
 std::string soot_field_signature(std::string_view owner, std::string_view name,
                                  const JavaType& type) {
   return "<" + soot_class_name(owner) + ": " + soot_type(type) + " " + soot_quote(name) + ">";

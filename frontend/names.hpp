@@ -67,6 +67,11 @@ std::string soot_field_signature(std::string_view owner, std::string_view name,
 std::string soot_field_signature(std::string_view owner, std::string_view name,
                                  std::string_view descriptor);
 
+// The member's own name in a Soot method or field signature, Soot's quotes removed (a string
+// constant that names it has no quotes): "<a.B: void 'from'(int)>" -> "from", "<a.B: int f>"
+// -> "f", "<a.B: void <init>()>" -> "<init>".
+std::string member_name(std::string_view signature);
+
 // A variable of a method: "<method sig>/name".
 std::string variable_name(std::string_view method_signature, std::string_view local_name);
 

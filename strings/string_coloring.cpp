@@ -7,20 +7,12 @@
 #include <vector>
 
 #include "frontend/fact_extractor.hpp"
+#include "frontend/names.hpp"
 #include "support/atomic_file.hpp"
 
 namespace refract::strings {
 
 namespace {
-
-// The member name of a Soot signature: "<C: R name(P)>" for methods, "<C: T name>" for fields.
-std::string_view member_name(std::string_view signature) {
-  std::size_t end = signature.find('(');
-  if (end == std::string_view::npos) end = signature.size() - (signature.ends_with('>') ? 1 : 0);
-  const std::size_t space = signature.rfind(' ', end);
-  const std::size_t begin = space == std::string_view::npos ? 0 : space + 1;
-  return signature.substr(begin, end - begin);
-}
 
 // Per type, the string constants (indices into the constants) equal to the name of a member
 // it declares, from a relation (member, declaring type).
@@ -30,7 +22,8 @@ std::vector<std::vector<std::size_t>> declared_matches(
   std::vector<std::vector<std::size_t>> out(facts.domain("T").size());
   const std::vector<std::string>& members = facts.domain(domain).names();
   for (const auto& t : facts.relation(relation).sorted_tuples()) {
-    const auto it = constant_by_literal.find(frontend::string_literal(member_name(members[t[0]])));
+    const auto it =
+        constant_by_literal.find(frontend::string_literal(frontend::member_name(members[t[0]])));
     if (it != constant_by_literal.end()) out[t[1]].push_back(it->second);
   }
   return out;

@@ -337,3 +337,17 @@ TEST(NamesJavapTest, SignaturesAgreeWithJavap) {
 
 }  // namespace
 }  // namespace refract::frontend
+
+namespace refract::frontend {
+namespace {
+
+TEST(MemberNameTest, TheOwnNameOfMethodsAndFieldsWithoutSootsQuotes) {
+  EXPECT_EQ(member_name("<a.B: void m(int,java.lang.String)>"), "m");
+  EXPECT_EQ(member_name("<a.B: void 'from'()>"), "from");
+  EXPECT_EQ(member_name("<a.'to'.B: int count>"), "count");
+  EXPECT_EQ(member_name("<a.B: a.B 'with'>"), "with");
+  EXPECT_EQ(member_name("<a.B: void <init>(int)>"), "<init>");
+}
+
+}  // namespace
+}  // namespace refract::frontend

@@ -111,6 +111,19 @@ TEST(StringColoringTest, MemberNamesOfOneClassGetDistinctObjectsAndTheRestShareO
   EXPECT_EQ(c.colors, 4u);
 }
 
+// Soot quotes member names that are Jimple-reserved words ("<A: void 'from'()>"); the string
+// constant that names such a member has no quotes, and must still conflict with the others.
+TEST(StringColoringTest, MembersWithReservedNamesConflictThroughTheirUnquotedName) {
+  Program p;
+  p.add_class("A");
+  const std::uint64_t main = p.add_method("A", "'from'");
+  p.add_method("A", "now");
+  const auto from = p.add_string("from", main), now = p.add_string("now", main);
+  const StringColoring c = color_string_constants(p.facts());
+  EXPECT_NE(c.merge.at(from), c.merge.at(now));
+  EXPECT_EQ(c.member_names, 2u);
+}
+
 TEST(StringColoringTest, StringsOfMethodsMakingReflectiveCallsStayApart) {
   Program p;
   p.add_class("A");
