@@ -65,19 +65,28 @@ std::set<std::uint64_t> strings_of_reflective_methods(const frontend::FactDataba
 
 }  // namespace
 
-StringColoring color_string_constants(const frontend::FactDatabase& facts) {
-  StringColoring result;
+std::set<std::uint64_t> strings_kept_apart(const frontend::FactDatabase& facts) {
   const std::vector<std::string>& heaps = facts.domain("H").names();
   std::set<std::string> class_literals;
   for (const std::string& type : facts.domain("T").names())
     class_literals.insert(frontend::string_literal(type));
   const std::set<std::uint64_t> reflective = strings_of_reflective_methods(facts);
+  std::set<std::uint64_t> out;
+  for (const auto& t : facts.relation("StringConstant").sorted_tuples())
+    if (class_literals.count(heaps[t[0]]) != 0 || reflective.count(t[0]) != 0) out.insert(t[0]);
+  return out;
+}
+
+StringColoring color_string_constants(const frontend::FactDatabase& facts) {
+  StringColoring result;
+  const std::vector<std::string>& heaps = facts.domain("H").names();
+  const std::set<std::uint64_t> kept_apart = strings_kept_apart(facts);
 
   // The constants to color, in lexicographic order of their text (the paper's total order).
   std::vector<std::uint64_t> constants;
   for (const auto& t : facts.relation("StringConstant").sorted_tuples()) {
     ++result.string_constants;
-    if (class_literals.count(heaps[t[0]]) != 0 || reflective.count(t[0]) != 0) {
+    if (kept_apart.count(t[0]) != 0) {
       ++result.kept_apart;
     } else {
       constants.push_back(t[0]);

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string>
 
 #include "frontend/fact_database.hpp"
@@ -32,6 +33,12 @@ struct StringColoring {
   std::uint64_t colors = 0;            // objects the merged constants became
   std::uint64_t largest_clique = 0;    // most member-name constants of one class and kind
 };
+
+// The string constants (H elements of `facts`) that the coloring never merges: those equal to a
+// class name, and those allocated in a method that makes a reflective call. The reflection
+// rules let only these select members by name alone ([I-InvS2T] and its field forms), so that
+// merging the others cannot change what reflection resolves.
+std::set<std::uint64_t> strings_kept_apart(const frontend::FactDatabase& facts);
 
 // Colors the string constants of `facts` (StringConstant, H names as frontend's
 // string_literal writes them, MethodDeclared/FieldDeclared with Soot signatures, SubtypeOf,
