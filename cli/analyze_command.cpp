@@ -7,9 +7,11 @@
 #include <iostream>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
+#include "cli/analyze_reflection.hpp"
 #include "cli/class_path_options.hpp"
 #include "cli/commands.hpp"
 #include "cli/option_values.hpp"
@@ -20,6 +22,9 @@
 #include "pointsto/analysis.hpp"
 #include "pointsto/heap_merging.hpp"
 #include "pointsto/heap_numbering.hpp"
+#include "reflection/metaobjects.hpp"
+#include "reflection/mode.hpp"
+#include "solver/engine.hpp"
 #include "strings/string_coloring.hpp"
 #include "support/atomic_file.hpp"
 #include "support/error.hpp"
@@ -58,6 +63,7 @@ struct AnalyzeArguments {
   pointsto::SiteMerging allocated_strings = pointsto::SiteMerging::kPerType;
   bool color_strings = true;  // --string-merging coloring (default) or none
   pointsto::HeapNumbering heap_numbering = pointsto::HeapNumbering::kByType;
+  ReflectionArguments reflection;
   bool quiet = false;
 };
 
@@ -106,8 +112,17 @@ po::options_description analyze_options() {
       "rule-stats", po::value<std::string>(),
       "write the solver's per-rule profile (time, evaluations, sizes, nodes) to FILE")(
       "rules", po::value<std::string>(),
-      "folder of the points-to rules (default: the shipped ones)")("quiet,q",
-                                                                   "no progress on stderr");
+      "folder of the points-to rules (default: the shipped ones)")(
+      "reflection", po::value<std::string>(),
+      "solar (default), probe, strings, none, tamiflex=FILE (a TamiFlex refl.log's targets) or "
+      "solar+tamiflex=FILE")("reflection-annotations", po::value<std::string>(),
+                             "FILE of annotations: what reflective call sites resolve to, or "
+                             "that they never run (reflection/README.md)")(
+      "reflection-budget", po::value<std::string>(),
+      "seconds Solar may solve; past them Probe runs instead, and the report says so")(
+      "reflection-rules", po::value<std::string>(),
+      "folder of the reflection rules (default: the shipped ones)")("quiet,q",
+                                                                    "no progress on stderr");
   return options;
 }
 
@@ -173,6 +188,15 @@ std::optional<AnalyzeArguments> parse_arguments(int argc, char** argv) {
   read_choice(vm, "allocated-strings", pointsto::parse_site_merging, args.allocated_strings);
   read_choice(vm, "string-merging", parse_string_merging, args.color_strings);
   read_choice(vm, "heap-numbering", pointsto::parse_heap_numbering, args.heap_numbering);
+  read_choice(vm, "reflection", reflection::parse_mode, args.reflection.mode);
+  if (vm.count("reflection-annotations"))
+    args.reflection.annotations = vm["reflection-annotations"].as<std::string>();
+  if (vm.count("reflection-budget")) {
+    args.reflection.budget_seconds =
+        positive_seconds("reflection-budget", vm["reflection-budget"].as<std::string>());
+  }
+  if (vm.count("reflection-rules"))
+    args.reflection.rules = vm["reflection-rules"].as<std::string>();
   args.quiet = vm.count("quiet") != 0;
   return args;
 }
@@ -305,6 +329,13 @@ void write_stats(const fs::path& file, const AnalyzeArguments& args,
   file_out.commit();
 }
 
+// Seconds as a person writes them: "30", "2.5".
+std::string seconds_text(double seconds) {
+  std::ostringstream text;
+  text << seconds;
+  return text.str();
+}
+
 int run_analyze(const AnalyzeArguments& args) {
   const auto start = Clock::now();
   std::ostream* progress = args.quiet ? nullptr : &std::cerr;
@@ -330,11 +361,21 @@ int run_analyze(const AnalyzeArguments& args) {
 
   if (progress) *progress << "[analyze] reading classes and extracting facts\n";
   const std::unique_ptr<ExtractedProgram> program =
-      extract_program(args.class_path, args.main_class, progress);
+      extract_program(args.class_path, args.main_class, progress,
+                      args.reflection.mode.kind != reflection::ModeKind::kNone);
   for (const frontend::SkippedClass& s : program->skipped) {
     std::cerr << "skipped: " << s.message << '\n';
   }
-  const frontend::FactDatabase& extracted = program->extractor->facts();
+  const std::vector<frontend::InvocationPosition>& positions =
+      program->extractor->invocation_positions();
+  const bool with_reflection = args.reflection.mode.kind != reflection::ModeKind::kNone;
+  std::optional<frontend::FactDatabase> reflective;
+  ReflectionFacts reflection_added;
+  if (with_reflection) {
+    reflective = program->extractor->facts();
+    reflection_added = add_reflection(args.reflection, *reflective, positions);
+  }
+  const frontend::FactDatabase& extracted = reflective ? *reflective : program->extractor->facts();
   const pointsto::HeapMerge exceptions = args.exception_objects == pointsto::SiteMerging::kPerType
                                              ? pointsto::exception_objects_by_type(extracted)
                                              : pointsto::HeapMerge{};
@@ -360,6 +401,8 @@ int run_analyze(const AnalyzeArguments& args) {
   by_type.insert(allocated_strings.begin(), allocated_strings.end());
   pointsto::HeapMerge merge = by_type;
   if (coloring) merge.insert(coloring->merge.begin(), coloring->merge.end());
+  if (coloring && with_reflection)
+    merge.merge(reflection::merge_named_metaobjects(extracted, coloring->merge));
   std::optional<frontend::FactDatabase> merged;
   const std::vector<std::uint64_t> heap_order =
       args.heap_numbering == pointsto::HeapNumbering::kByType
@@ -369,6 +412,14 @@ int run_analyze(const AnalyzeArguments& args) {
     merged = pointsto::merge_heaps(extracted, merge, heap_order);
   const frontend::FactDatabase& facts = merged ? *merged : extracted;
   options.context_free_heaps = pointsto::context_free_heaps(facts, by_type);
+  if (with_reflection) {
+    const std::vector<std::uint64_t> metaobjects = reflection::context_free_metaobjects(facts);
+    std::vector<std::uint64_t>& heaps = options.context_free_heaps;
+    heaps.insert(heaps.end(), metaobjects.begin(), metaobjects.end());
+    std::sort(heaps.begin(), heaps.end());
+    heaps.erase(std::unique(heaps.begin(), heaps.end()), heaps.end());
+    options.extra_rules.push_back(*args.reflection.mode.rule_file(args.reflection.rules));
+  }
   HeapSummary heaps = summarise(facts, exceptions, string_builders, primitive_arrays,
                                 allocated_strings, std::move(coloring));
   heaps.context_free = options.context_free_heaps.size();
@@ -395,8 +446,32 @@ int run_analyze(const AnalyzeArguments& args) {
               << pointsto::to_string(args.heap_numbering) << "\n";
   }
   const double facts_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  pointsto::Analysis analysis(facts, program->extractor->invocation_positions(), options);
-  const pointsto::AnalysisResult result = analysis.run();
+  reflection::Mode ran = args.reflection.mode;
+  std::optional<std::string> notice;
+  std::unique_ptr<pointsto::Analysis> analysis;
+  pointsto::AnalysisResult result;
+  // Solar within its budget, else Probe (Solar paper, Fig. 13), within --time-limit.
+  const bool budgeted = args.reflection.budget_seconds &&
+                        (ran.kind == reflection::ModeKind::kSolar ||
+                         ran.kind == reflection::ModeKind::kSolarTamiflex) &&
+                        (!args.time_limit || *args.reflection.budget_seconds < *args.time_limit);
+  if (budgeted) options.time_limit_seconds = *args.reflection.budget_seconds;
+  try {
+    analysis = std::make_unique<pointsto::Analysis>(facts, positions, options);
+    result = analysis->run();
+  } catch (const solver::TimeLimitReached& e) {
+    if (!budgeted) throw;
+    notice = "Solar did not finish within the reflection budget of " +
+             seconds_text(*args.reflection.budget_seconds) + " s (" + e.message() +
+             "): these are Probe's results";
+    if (progress) *progress << "[analyze] " << *notice << "\n";
+    analysis.reset();
+    ran = reflection::Mode{reflection::ModeKind::kProbe, std::nullopt};
+    options.extra_rules = {*ran.rule_file(args.reflection.rules)};
+    options.time_limit_seconds = args.time_limit.value_or(0);
+    analysis = std::make_unique<pointsto::Analysis>(facts, positions, options);
+    result = analysis->run();
+  }
 
   const fs::path out = args.out;
   if (progress) *progress << "[analyze] writing results to " << out.string() << "\n";
@@ -405,9 +480,14 @@ int run_analyze(const AnalyzeArguments& args) {
   exporters::write_jcg_json(out / "callgraph.json", result.call_graph);
   if (heaps.strings)
     strings::write_string_colors(out / "string-colors.tsv", *heaps.strings, extracted);
-  for (const std::string& relation : args.dumps) analysis.dump(relation, out / (relation + ".tsv"));
+  for (const std::string& relation : args.dumps)
+    analysis->dump(relation, out / (relation + ".tsv"));
   for (const std::string& relation : args.bdd_dumps)
-    analysis.dump_bdd(relation, out / (relation + ".bdd"));
+    analysis->dump_bdd(relation, out / (relation + ".bdd"));
+  if (with_reflection) {
+    write_reflection_results(out, *analysis, facts, positions, ran.to_string(), notice,
+                             reflection_added);
+  }
   const double total = std::chrono::duration<double>(Clock::now() - start).count();
   write_stats(out / "stats.json", args, result, program->extractor->counts(), heaps, facts_seconds,
               total);

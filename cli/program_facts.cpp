@@ -41,7 +41,8 @@ std::string internal_class_name(std::string binary_name) {
 
 std::unique_ptr<ExtractedProgram> extract_program(const ClassPathArguments& class_path,
                                                   const std::optional<std::string>& main_class,
-                                                  std::ostream* progress) {
+                                                  std::ostream* progress,
+                                                  bool application_closed_world) {
   auto program = std::make_unique<ExtractedProgram>();
   program->path = std::make_unique<frontend::ClassPath>(open_class_path(class_path));
   program->hierarchy = std::make_unique<frontend::ClassHierarchy>(*program->path);
@@ -50,7 +51,8 @@ std::unique_ptr<ExtractedProgram> extract_program(const ClassPathArguments& clas
   if (main_class) {
     program->extractor->add_entry(main_method(*program->hierarchy, *main_class));
     scope.add_root(internal_class_name(*main_class));
-  } else {
+  }
+  if (!main_class || application_closed_world) {
     for (const std::string& name : program->path->class_names(false)) scope.add_root(name);
   }
   scope.run(

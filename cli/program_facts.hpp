@@ -24,10 +24,14 @@ struct ExtractedProgram {
 
 // `main_class` (a binary name with dots) selects the classes reachable from it and makes its
 // main(String[]) the entry; without it, every class of the class path (not the JDK's) is a
-// root. InputError for a missing main class or method, and for bad classes unless skipped.
+// root. With `application_closed_world`, every class of the class path is a root besides the
+// main class: reflection's closed world (Solar paper, Assumption 1), in which a class named
+// only by a string a program builds at run time is still a class the analysis knows.
+// InputError for a missing main class or method, and for bad classes unless skipped.
 std::unique_ptr<ExtractedProgram> extract_program(const ClassPathArguments& class_path,
                                                   const std::optional<std::string>& main_class,
-                                                  std::ostream* progress);
+                                                  std::ostream* progress,
+                                                  bool application_closed_world = false);
 
 // "a.b.C" -> "a/b/C".
 std::string internal_class_name(std::string binary_name);

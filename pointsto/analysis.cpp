@@ -11,6 +11,7 @@
 #include "relations/bdd_file.hpp"
 #include "relations/tuple_io.hpp"
 #include "solver/checker.hpp"
+#include "solver/instance_layout.hpp"
 #include "solver/parser.hpp"
 #include "solver/stats_report.hpp"
 #include "support/atomic_file.hpp"
@@ -82,6 +83,51 @@ std::vector<std::string> names_of(const rel::Relation& r) {
   return out;
 }
 
+// `order` with each domain instance the program needs but the order does not name added:
+// interleaved after the last instance of its domain the order names, or as a block of its own
+// at the end. The flavours' orders name what the points-to rules use; rule files added after
+// them (reflection) may use more instances (I1, Z1) or domains (R).
+std::string with_missing_instances(std::string order, const solver::Program& program) {
+  std::vector<std::string> names;
+  std::string name;
+  for (const char c : order + "_") {
+    if (c == '_' || c == 'x') {
+      if (!name.empty()) names.push_back(name);
+      name.clear();
+    } else {
+      name += c;
+    }
+  }
+  std::set<std::string> present(names.begin(), names.end());
+  const solver::InstanceLayout layout = solver::lay_out_instances(program);
+  for (const auto& [domain, needed] : layout.instances_needed) {
+    for (unsigned k = 0; k < needed; ++k) {
+      const std::string instance = domain + std::to_string(k);
+      if (present.count(instance) != 0) continue;
+      std::size_t at = std::string::npos;
+      for (unsigned j = 0; j < needed; ++j) {
+        const std::string other = domain + std::to_string(j);
+        if (j == k || present.count(other) == 0) continue;
+        // the end of `other` as a whole name in the order
+        for (std::size_t pos = order.find(other); pos != std::string::npos;
+             pos = order.find(other, pos + 1)) {
+          const std::size_t end = pos + other.size();
+          const bool starts = pos == 0 || order[pos - 1] == '_' || order[pos - 1] == 'x';
+          const bool ends = end == order.size() || order[end] == '_' || order[end] == 'x';
+          if (starts && ends) at = end;
+        }
+      }
+      if (at == std::string::npos) {
+        order += "_" + instance;
+      } else {
+        order.insert(at, "x" + instance);
+      }
+      present.insert(instance);
+    }
+  }
+  return order;
+}
+
 }  // namespace
 
 Analysis::Analysis(const frontend::FactDatabase& facts,
@@ -119,10 +165,14 @@ AnalysisResult Analysis::run() {
              "# Context domains of flavour " + flavour.name + ", written by refract analyze\n" +
                  "C " + std::to_string(constructors.layout.context_size) + "\nHC " +
                  std::to_string(constructors.layout.heap_context_size) + "\n");
+  std::string includes = ".include \"facts.datalog\"\n.include \"contexts.datalog\"\n.include \"" +
+                         fs::absolute(entry).string() + "\"\n";
+  for (const fs::path& file : options_.extra_rules) {
+    if (!fs::is_regular_file(file)) throw InputError({file.string()}, "rules not found");
+    includes += ".include \"" + fs::absolute(file).string() + "\"\n";
+  }
   write_text(options_.work_dir / "analysis.datalog",
-             "# The points-to analysis as refract analyze ran it.\n"
-             ".include \"facts.datalog\"\n.include \"contexts.datalog\"\n.include \"" +
-                 fs::absolute(entry).string() + "\"\n");
+             "# The points-to analysis as refract analyze ran it.\n" + includes);
 
   start = Clock::now();
   program_ = std::make_unique<solver::Program>(
@@ -131,7 +181,8 @@ AnalysisResult Analysis::run() {
   solver::EngineOptions engine_options;
   engine_options.input_dir = options_.work_dir;
   engine_options.output_dir = options_.work_dir;
-  engine_options.var_order = options_.order ? *options_.order : default_order(flavour);
+  engine_options.var_order =
+      with_missing_instances(options_.order ? *options_.order : default_order(flavour), *program_);
   engine_options.bdd = options_.bdd;
   engine_options.domain_lanes = context_lanes(flavour, options_.context_bits);
   engine_options.tuple_join_max_input = options_.tuple_join_max_input;

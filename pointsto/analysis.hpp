@@ -36,8 +36,10 @@ struct AnalysisOptions {
   std::vector<std::uint64_t> context_free_heaps;
   double time_limit_seconds = 0;    // per solve (solver::EngineOptions); 0: none
   std::filesystem::path rules_dir;  // holds pointsto.datalog and what it includes
-  std::filesystem::path work_dir;   // facts, contexts.datalog and analysis.datalog go here
-  std::vector<std::string> dumps;   // relations --dump/--dump-bdd ask for: checked before solving
+  // rule files included after pointsto.datalog: the reflection mode's (reflection/*.datalog)
+  std::vector<std::filesystem::path> extra_rules;
+  std::filesystem::path work_dir;  // facts, contexts.datalog and analysis.datalog go here
+  std::vector<std::string> dumps;  // relations --dump/--dump-bdd ask for: checked before solving
   // --rule-stats: the solver's report (per-rule time, evaluations, result size, peak nodes),
   // as `refract solve --stats` writes it
   std::optional<std::filesystem::path> rule_stats;
@@ -74,6 +76,9 @@ class Analysis {
   // The same relation as a bddbddb .bdd file (relations/bdd_file.hpp): compact where the TSV
   // of a large points-to relation would take gigabytes.
   void dump_bdd(const std::string& relation, const std::filesystem::path& file) const;
+  // The solved program and its engine (after run()), for reports over other relations.
+  const solver::Program& program() const { return *program_; }
+  const solver::Engine& engine() const { return *engine_; }
 
  private:
   CallGraphIds prepass_call_graph() const;

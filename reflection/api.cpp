@@ -154,4 +154,16 @@ bool is_side_effect(ApiKind kind) {
   }
 }
 
+std::map<std::uint64_t, ApiKind> api_call_sites(const frontend::FactDatabase& facts) {
+  const std::vector<std::string>& methods = facts.domain("M").names();
+  std::map<std::uint64_t, ApiKind> out;
+  auto add = [&](std::uint64_t invoke, std::uint64_t method) {
+    if (const auto kind = api_kind(methods[method])) out.emplace(invoke, *kind);
+  };
+  for (const auto& t : facts.relation("StaticCall").sorted_tuples()) add(t[0], t[1]);
+  for (const auto& t : facts.relation("VirtualCall").sorted_tuples()) add(t[0], t[2]);
+  for (const auto& t : facts.relation("SpecialCall").sorted_tuples()) add(t[0], t[2]);
+  return out;
+}
+
 }  // namespace refract::reflection

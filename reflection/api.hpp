@@ -4,10 +4,14 @@
 // the TamiFlex log and the annotations use to say what kind of call a site is.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+
+#include "frontend/fact_database.hpp"
 
 namespace refract::reflection {
 
@@ -66,5 +70,9 @@ std::optional<ApiKind> kind_from_log_name(std::string_view name);
 
 // Side-effect kinds: where Solar's soundness criteria and the imprecision ranking apply.
 bool is_side_effect(ApiKind kind);
+
+// The API kind of each call site of `facts` whose resolved target (StaticCall, VirtualCall,
+// SpecialCall) is a modelled reflection method, by I element.
+std::map<std::uint64_t, ApiKind> api_call_sites(const frontend::FactDatabase& facts);
 
 }  // namespace refract::reflection

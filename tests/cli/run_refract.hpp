@@ -60,14 +60,12 @@ inline std::vector<std::string> split_tabs(const std::string& line) {
   }
 }
 
-// Runs `refract ARGS...` in `working_dir`. Output goes through files rather
-// than pipes, so a chatty child can never block on a full pipe.
-inline RunResult run_refract(const std::vector<std::string>& args,
+// Runs the program argv[0] with its arguments in `working_dir`. Output goes through files
+// rather than pipes, so a chatty child can never block on a full pipe.
+inline RunResult run_program(std::vector<std::string> argv_text,
                              const std::filesystem::path& working_dir) {
   const std::filesystem::path out_file = working_dir / ".refract_test_stdout";
   const std::filesystem::path err_file = working_dir / ".refract_test_stderr";
-  std::vector<std::string> argv_text{REFRACT_BINARY};
-  argv_text.insert(argv_text.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (std::string& a : argv_text) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -95,6 +93,14 @@ inline RunResult run_refract(const std::vector<std::string>& args,
   std::filesystem::remove(out_file);
   std::filesystem::remove(err_file);
   return result;
+}
+
+// Runs `refract ARGS...` in `working_dir`.
+inline RunResult run_refract(const std::vector<std::string>& args,
+                             const std::filesystem::path& working_dir) {
+  std::vector<std::string> argv_text{REFRACT_BINARY};
+  argv_text.insert(argv_text.end(), args.begin(), args.end());
+  return run_program(std::move(argv_text), working_dir);
 }
 
 // A fresh, empty directory named after the running test; removed afterwards.

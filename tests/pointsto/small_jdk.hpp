@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 
@@ -38,25 +39,27 @@ inline const char* const kJdkClasses[] = {
     "java/util/function/Supplier",
 };
 
-// A JDK home whose jmods/java.base.jmod holds kJdkClasses, read from the machine's JDK 17.
-// Made once for all tests of this binary, removed at exit.
+// A JDK home whose jmods/java.base.jmod holds `classes` (internal names), read from the
+// machine's JDK 17, in a new folder that is removed with it.
+inline std::unique_ptr<TempDir> make_small_jdk(std::span<const char* const> classes) {
+  auto dir = std::make_unique<TempDir>();
+  const auto jdk = frontend::find_default_jdk();
+  if (!jdk) throw std::runtime_error("no JDK 17 with jmods (scripts/setup-debian.sh installs it)");
+  frontend::ClassPath path;
+  path.add_jdk(*jdk);
+  ZipEntries entries;
+  for (const char* name : classes) {
+    const auto bytes = path.read(name);
+    if (!bytes) throw std::runtime_error(std::string("the JDK has no ") + name);
+    entries.emplace_back(std::string("classes/") + name + ".class", bytes->bytes);
+  }
+  write_bytes(dir->path() / "jmods" / "java.base.jmod", jmod_bytes(entries));
+  return dir;
+}
+
+// The small JDK of kJdkClasses. Made once for all tests of this binary, removed at exit.
 inline const std::filesystem::path& small_jdk() {
-  static const std::unique_ptr<TempDir> home = [] {
-    auto dir = std::make_unique<TempDir>();
-    const auto jdk = frontend::find_default_jdk();
-    if (!jdk)
-      throw std::runtime_error("no JDK 17 with jmods (scripts/setup-debian.sh installs it)");
-    frontend::ClassPath path;
-    path.add_jdk(*jdk);
-    ZipEntries entries;
-    for (const char* name : kJdkClasses) {
-      const auto bytes = path.read(name);
-      if (!bytes) throw std::runtime_error(std::string("the JDK has no ") + name);
-      entries.emplace_back(std::string("classes/") + name + ".class", bytes->bytes);
-    }
-    write_bytes(dir->path() / "jmods" / "java.base.jmod", jmod_bytes(entries));
-    return dir;
-  }();
+  static const std::unique_ptr<TempDir> home = make_small_jdk(kJdkClasses);
   return home->path();
 }
 

@@ -1,0 +1,44 @@
+// The reflection part of `refract analyze` (issue 31, reflection/README.md): the metaobject
+// facts and the given targets added before the heap domain is encoded, and the report and
+// the TamiFlex log written after the solve.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frontend/fact_database.hpp"
+#include "frontend/fact_extractor.hpp"
+#include "pointsto/analysis.hpp"
+#include "reflection/metaobjects.hpp"
+#include "reflection/mode.hpp"
+
+namespace refract::cli {
+
+struct ReflectionArguments {
+  reflection::Mode mode;  // default: solar
+  std::optional<std::filesystem::path> annotations;
+  std::optional<double> budget_seconds;  // Solar's, after which Probe runs instead
+  std::filesystem::path rules = REFRACT_SOURCE_REFLECTION_RULES_DIR;
+};
+
+// What adding reflection to the facts made, for the report.
+struct ReflectionFacts {
+  reflection::MetaobjectCounts metaobjects;
+  std::vector<std::string> unmatched_log;  // TamiFlex log lines that matched no call site
+};
+
+// Adds the metaobjects, the helper relations and the targets of the annotations and of the
+// TamiFlex log to `facts` (unmerged). InputError for a bad log or annotation file.
+ReflectionFacts add_reflection(const ReflectionArguments& args, frontend::FactDatabase& facts,
+                               const std::vector<frontend::InvocationPosition>& positions);
+
+// Writes OUT/reflection.json, OUT/reflection.txt and OUT/refl.log from a solved analysis.
+void write_reflection_results(const std::filesystem::path& out, const pointsto::Analysis& analysis,
+                              const frontend::FactDatabase& facts,
+                              const std::vector<frontend::InvocationPosition>& positions,
+                              const std::string& mode, const std::optional<std::string>& notice,
+                              const ReflectionFacts& added);
+
+}  // namespace refract::cli

@@ -1,0 +1,151 @@
+// Running `refract analyze` with reflection on the fixtures of tests/fixtures/java/reflection:
+// each fixture's package (and reflection.Oracle) as a jar of its own, so that the closed world
+// of the application is that package, and a small JDK with the reflection API's classes.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cli/java_inputs.hpp"
+#include "cli/run_refract.hpp"
+#include "exporters/json_reader.hpp"
+#include "pointsto/small_jdk.hpp"
+
+namespace refract::test {
+
+inline const std::filesystem::path kReflectionFixtureClasses = REFRACT_FIXTURE_CLASSES;
+inline const std::filesystem::path kReflectionFixtureSources =
+    std::filesystem::path(REFRACT_SOURCE_DIR) / "tests" / "fixtures" / "java" / "reflection";
+
+// The JDK classes the reflection fixtures use: the points-to fixtures' and the reflection API.
+inline const char* const kReflectionJdkClasses[] = {
+    "java/lang/Object",
+    "java/lang/String",
+    "java/lang/Class",
+    "java/lang/System",
+    "java/lang/Thread",
+    "java/lang/Runnable",
+    "java/lang/ThreadGroup",
+    "java/lang/Throwable",
+    "java/lang/Exception",
+    "java/lang/RuntimeException",
+    "java/lang/Cloneable",
+    "java/lang/CloneNotSupportedException",
+    "java/io/Serializable",
+    "java/security/AccessController",
+    "java/security/PrivilegedAction",
+    "java/security/PrivilegedExceptionAction",
+    "java/security/PrivilegedActionException",
+    "java/util/Objects",
+    "java/util/function/Function",
+    "java/util/function/Supplier",
+    "java/lang/CharSequence",
+    "java/lang/Comparable",
+    "java/lang/AbstractStringBuilder",
+    "java/lang/StringBuilder",
+    "java/lang/Number",
+    "java/lang/Integer",
+    "java/lang/Boolean",
+    "java/lang/Double",
+    "java/lang/ClassLoader",
+    "java/lang/reflect/AccessibleObject",
+    "java/lang/reflect/Executable",
+    "java/lang/reflect/Member",
+    "java/lang/reflect/Method",
+    "java/lang/reflect/Constructor",
+    "java/lang/reflect/Field",
+    "java/lang/reflect/Array",
+};
+
+inline const std::filesystem::path& reflection_jdk() {
+  static const std::unique_ptr<TempDir> home = make_small_jdk(kReflectionJdkClasses);
+  return home->path();
+}
+
+// A jar of package reflection.FIXTURE and reflection.Oracle, made once per fixture and test
+// binary.
+inline std::filesystem::path fixture_jar(const std::string& fixture) {
+  static std::map<std::string, std::unique_ptr<TempDir>> jars;
+  auto& dir = jars[fixture];
+  if (!dir) {
+    dir = std::make_unique<TempDir>();
+    ZipEntries entries;
+    const std::filesystem::path root = kReflectionFixtureClasses;
+    entries.emplace_back("reflection/Oracle.class", read_bytes(root / "reflection/Oracle.class"));
+    for (const auto& e : std::filesystem::directory_iterator(root / "reflection" / fixture)) {
+      if (e.path().extension() != ".class") continue;
+      entries.emplace_back("reflection/" + fixture + "/" + e.path().filename().string(),
+                           read_bytes(e.path()));
+    }
+    write_bytes(dir->path() / (fixture + ".jar"), zip_bytes(entries));
+  }
+  return dir->path() / (fixture + ".jar");
+}
+
+// One reflective call site of reflection.json: its kind, targets (with their rules) and flags.
+struct SiteResult {
+  std::string kind;
+  std::map<std::string, std::set<std::string>> targets;  // target -> rules
+  bool possibly_unsound = false;
+};
+
+struct ReflectionResult {
+  std::filesystem::path out;
+  std::map<std::string, SiteResult> sites;
+};
+
+inline std::map<std::string, SiteResult> read_reflection_json(const std::filesystem::path& file) {
+  const JsonValue doc = JsonReader(read_file(file)).document();
+  std::map<std::string, SiteResult> sites;
+  for (const JsonValue& s : doc.at("sites").array()) {
+    SiteResult& site = sites[s.at("site").string()];
+    site.kind = s.at("kind").string();
+    for (const JsonValue& t : s.at("targets").array()) {
+      auto& rules = site.targets[t.at("target").string()];
+      for (const JsonValue& r : t.at("rules").array()) rules.insert(r.string());
+    }
+    site.possibly_unsound = !s.at("possibly_unsound").array().empty();
+  }
+  return sites;
+}
+
+// `refract analyze` of reflection.FIXTURE.Main with `--reflection MODE` under `flavour`, into a
+// fresh folder of `dir`; fails the test and returns nothing if the run fails.
+inline std::optional<ReflectionResult> analyze_fixture(const TempDir& dir,
+                                                       const std::string& fixture,
+                                                       const std::string& mode,
+                                                       const std::string& flavour = "insens",
+                                                       const std::vector<std::string>& extra = {}) {
+  std::string name = fixture + "-" + mode + "-" + flavour;
+  for (const std::string& arg : extra) name += "-" + arg;
+  for (char& c : name)
+    if (c == '/' || c == '=') c = '_';
+  const std::filesystem::path out = dir.path() / name;
+  std::vector<std::string> args = {"analyze",
+                                   "--classpath",
+                                   fixture_jar(fixture).string(),
+                                   "--jdk",
+                                   reflection_jdk().string(),
+                                   "--main",
+                                   "reflection." + fixture + ".Main",
+                                   "--context",
+                                   flavour,
+                                   "--reflection",
+                                   mode,
+                                   "--out",
+                                   out.string(),
+                                   "--quiet"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const RunResult run = run_refract(args, dir.path());
+  EXPECT_EQ(run.exit_code, 0) << fixture << " " << mode << " " << flavour << ": " << run.err;
+  if (run.exit_code != 0) return std::nullopt;
+  return ReflectionResult{out, read_reflection_json(out / "reflection.json")};
+}
+
+}  // namespace refract::test
