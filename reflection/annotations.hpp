@@ -12,9 +12,10 @@
 //   never        the site is never executed; no TARGET
 //   class        a class or array type (`a.B$C`, `int[]`): what a Class.forName /
 //                ClassLoader.loadClass site returns, what a Class.newInstance /
-//                Array.newInstance site instantiates (for Array.newInstance the array type, as
-//                TamiFlex logs it), or the Class receiver of a getMethod(s) / getField(s) /
-//                getConstructor(s) site (and their getDeclared* forms)
+//                Array.newInstance site instantiates (for Array.newInstance the array type,
+//                `java.lang.String[]`, as TamiFlex logs it), or the Class receiver of a
+//                getMethod(s) / getField(s) / getConstructor(s) site (and their getDeclared*
+//                forms)
 //   method       a Soot method signature: what a getMethod / getDeclaredMethod / getMethods /
 //                getDeclaredMethods site returns, or what a Method.invoke site calls
 //   constructor  a Soot signature of an <init>: what a getConstructor(s) /

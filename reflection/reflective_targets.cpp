@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string_view>
 #include <unordered_map>
@@ -117,11 +118,34 @@ std::optional<std::uint64_t> element(const FactDatabase& facts, std::string_view
   return d.at(name);
 }
 
-// The facts' element name for a TARGET of a relation: T names unquoted Java source form, M and
-// F Soot signatures with quotes.
-std::string element_name(TargetRelation relation, std::string_view target) {
-  if (relation == TargetRelation::kClass) return parse_type_name(target);
-  return soot_signature(parse_member_signature(target));
+// The facts' element name for a TARGET of a relation at a site of `kind`: T names unquoted
+// Java source form, M and F Soot signatures with quotes. An Array.newInstance TARGET is the
+// array type created (as TamiFlex logs it); its element is the component type, the Class
+// argument of Array.newInstance(Class, int), which the facts hold far more often than an array
+// type the program makes only reflectively (checkstyle: java.lang.Float[], java.sql.Date[]).
+std::string element_name(TargetRelation relation, ApiKind kind, std::string_view target) {
+  if (relation != TargetRelation::kClass) return soot_signature(parse_member_signature(target));
+  std::string type = parse_type_name(target);
+  if (kind == ApiKind::kArrayNewInstance && type.ends_with("[]")) type.resize(type.size() - 2);
+  return type;
+}
+
+// The relation an annotation's TARGET goes to (not for never).
+TargetRelation annotation_relation(AnnotationKind kind) {
+  switch (kind) {
+    case AnnotationKind::kClass:
+      return TargetRelation::kClass;
+    case AnnotationKind::kField:
+      return TargetRelation::kField;
+    default:
+      return TargetRelation::kMethod;
+  }
+}
+
+bool is_primitive_type(std::string_view name) {
+  for (std::string_view p : {"boolean", "byte", "char", "short", "int", "float", "long", "double"})
+    if (p == name) return true;
+  return false;
 }
 
 std::string_view domain_of(TargetRelation relation) {
@@ -270,10 +294,14 @@ AnnotatedTargets resolve_annotations(const FactDatabase& facts,
       out.never.push_back(*site);
       continue;
     }
-    const TargetRelation relation = a.kind == AnnotationKind::kClass   ? TargetRelation::kClass
-                                    : a.kind == AnnotationKind::kField ? TargetRelation::kField
-                                                                       : TargetRelation::kMethod;
-    const std::string name = element_name(relation, a.target);
+    const TargetRelation relation = annotation_relation(a.kind);
+    if (*kind == ApiKind::kArrayNewInstance && !parse_type_name(a.target).ends_with("[]")) {
+      throw InputError(a.target_where,
+                       "an Array.newInstance site instantiates an array: TARGET is its type, " +
+                           parse_type_name(a.target) + "[] for an array of " +
+                           parse_type_name(a.target));
+    }
+    const std::string name = element_name(relation, *kind, a.target);
     const std::optional<std::uint64_t> target = element(facts, domain_of(relation), name);
     if (!target) {
       throw InputError(a.target_where, std::string(annotation_kind_name(a.kind)) + " " + name +
@@ -320,7 +348,7 @@ LoggedTargets resolve_log(const FactDatabase& facts,
                 "no " + std::string(kind_name(*entry.kind)) + " call in " + key);
       continue;
     }
-    const std::string name = element_name(*relation, entry.target);
+    const std::string name = element_name(*relation, *entry.kind, entry.target);
     const std::optional<std::uint64_t> target = element(facts, domain_of(*relation), name);
     if (!target) {
       unmatched(UnmatchedReason::kTargetNotInFacts,
@@ -335,6 +363,40 @@ LoggedTargets resolve_log(const FactDatabase& facts,
   sort_unique(out.methods);
   sort_unique(out.fields);
   return out;
+}
+
+std::vector<std::string> classes_to_read(std::span<const LogEntry> entries,
+                                         std::span<const Annotation> annotations) {
+  std::set<std::string> names;
+  auto add_class = [&](std::string name) {
+    if (name.find('/') != std::string::npos) return;  // a hidden class: never on a class path
+    std::replace(name.begin(), name.end(), '.', '/');
+    names.insert(std::move(name));
+  };
+  auto add_type = [&](std::string_view type) {
+    std::string element = parse_type_name(type);
+    while (element.ends_with("[]")) element.resize(element.size() - 2);
+    if (!is_primitive_type(element)) add_class(std::move(element));
+  };
+  auto add_target = [&](TargetRelation relation, std::string_view target) {
+    if (relation == TargetRelation::kClass) {
+      add_type(target);
+      return;
+    }
+    add_class(parse_member_signature(target).declaring_class);
+  };
+  for (const LogEntry& e : entries) {
+    const std::optional<TargetRelation> relation = e.kind ? logged_relation(*e.kind) : std::nullopt;
+    if (!relation) continue;
+    add_class(parse_caller(e.caller).declaring_class);
+    add_target(*relation, e.target);
+  }
+  for (const Annotation& a : annotations) {
+    if (a.site.starts_with("<jvm>")) continue;
+    add_class(parse_member_signature(a.site.substr(0, a.site.find(">/") + 1)).declaring_class);
+    if (a.kind != AnnotationKind::kNever) add_target(annotation_relation(a.kind), a.target);
+  }
+  return {names.begin(), names.end()};
 }
 
 void add_reflective_target_relations(FactDatabase& facts, const AnnotatedTargets& annotated,

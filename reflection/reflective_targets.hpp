@@ -6,14 +6,18 @@
 //   AnnotatedMethod(invoke:I, method:M)      kinds method and constructor
 //   AnnotatedField(invoke:I, field:F)        kind field
 //   LoggedClass(invoke:I, type:T)            Class.forName, Class.newInstance, Array.newInstance
-//                                            (the array type), Class.getMethods, ...Fields (the
-//                                            receiver class), ClassLoader.loadClass
+//                                            (the component type), Class.getMethods, ...Fields
+//                                            (the receiver class), ClassLoader.loadClass
 //   LoggedMethod(invoke:I, method:M)         Method.invoke, Constructor.newInstance,
 //                                            Class.get[Declared]Method, ...Constructor
 //   LoggedField(invoke:I, field:F)           Field.get*, Field.set*, Class.get[Declared]Field
 //
 // A site's kind is reflection/api.hpp's api_kind() of the method the call resolves to (its
 // StaticCall, VirtualCall or SpecialCall target; DeclaredTarget when it does not resolve).
+// At an Array.newInstance site, the log's TARGET and a `class` annotation's TARGET are the
+// array type created (`java.lang.String[]`); the T element of AnnotatedClass and LoggedClass is
+// its component type (`java.lang.String`): the Class argument of Array.newInstance(Class, int),
+// one dimension less for Array.newInstance(Class, int[]) calls of several dimensions.
 #pragma once
 
 #include <compare>
@@ -82,6 +86,15 @@ struct LoggedTargets {
 LoggedTargets resolve_log(const frontend::FactDatabase& facts,
                           std::span<const frontend::InvocationPosition> positions,
                           std::span<const LogEntry> entries);
+
+// The classes the entries of modelled kinds and the annotations name (CALLER and SITE
+// classes, TARGET classes, array element classes, declaring classes of TARGET members), in
+// internal form ("a/B"), sorted: roots for the front end to read besides the classes reachable
+// by name, since a class a program reaches only by reflection is named nowhere in its code
+// (antlr's antlr.JavaCodeGenerator, a JDBC driver), and a target or caller the facts do not
+// hold cannot be resolved. Hidden classes (`a.B$$Lambda$1/0x...`) are left out.
+std::vector<std::string> classes_to_read(std::span<const LogEntry> entries,
+                                         std::span<const Annotation> annotations);
 
 // Declares the seven relations above in `facts` and fills them; with default-constructed
 // arguments they are declared empty, so the rule files can always read them. A relation of

@@ -129,7 +129,9 @@ std::optional<FieldProblem> target_problem(std::string_view kind, std::string_vi
   try {
     const bool signature = target.front() == '<';
     if (shape == TargetShape::kType || (shape == TargetShape::kAny && !signature)) {
-      parse_type_name(target);
+      // TamiFlex logs the array Array.newInstance creates: component + "[]" per dimension.
+      if (!parse_type_name(target).ends_with("[]") && kind == "Array.newInstance")
+        return FieldProblem{0, prefix + "an array type"};
       return std::nullopt;
     }
     const MemberSignature member = parse_member_signature(target);

@@ -72,7 +72,8 @@ TEST_F(ReflectiveTargetsTest, EachKindGoesToItsRelation) {
       "java.lang.annotation.RetentionPolicy[] values()>;app.to.Runner.with;5;isAccessible=true;1\n"
       "Field.get*;<app.Foo: int count>;app.to.Runner.with;6;;1\n"
       "Field.set*;<app.Foo: java.lang.Object from>;app.to.Runner.with;7;;\n");
-  EXPECT_EQ(t.classes, (Tuples{{s.array, type("int[]")},
+  // Array.newInstance: TARGET the array created, the element its component type.
+  EXPECT_EQ(t.classes, (Tuples{{s.array, type("int")},
                                {s.get_methods, type("app.Foo")},
                                {s.class_new, type("app.Foo")}}));
   EXPECT_EQ(t.methods, (Tuples{{s.get_method, method(kFooBar)},
@@ -154,7 +155,7 @@ TEST_F(ReflectiveTargetsTest, AnnotationsResolveToTheirRelations) {
       site(kMain, "java/lang/reflect/Array", "newInstance") + "\tclass\tint[]\n");
   EXPECT_EQ(t.never, (std::vector<std::uint64_t>{s.for_name0}));
   EXPECT_EQ(t.classes, (Tuples{{s.for_name0, type("app.Foo")},
-                               {s.array, type("int[]")},
+                               {s.array, type("int")},
                                {s.get_method, type("app.Main")}}));
   EXPECT_EQ(t.methods, (Tuples{{s.get_method, method(kFooBar)},
                                {s.class_new, method(kFooInit)},
@@ -185,6 +186,13 @@ TEST_F(ReflectiveTargetsTest, AnnotationErrorsNameFileLineAndColumn) {
   EXPECT_EQ(annotation_error(for_name + "\tclass\tapp.Nope\n", &where),
             "class app.Nope is not in the facts");
   EXPECT_EQ(where.column, for_name.size() + 8);
+
+  const std::string array_site =
+      frontend::invocation_site_name(kMain, "java/lang/reflect/Array", "newInstance", 0);
+  EXPECT_EQ(annotation_error(array_site + "\tclass\tint\n", &where),
+            "an Array.newInstance site instantiates an array: TARGET is its type, int[] for an "
+            "array of int");
+  EXPECT_EQ(where.column, array_site.size() + 8);
 
   const std::string invoke_site =
       frontend::invocation_site_name(kRunner, "java/lang/reflect/Method", "invoke", 0);
@@ -243,6 +251,27 @@ TEST_F(ReflectiveTargetsTest, RelationsHoldTheTuplesAndReachTheRuleFiles) {
   EXPECT_NE(program.find("LoggedClass (invoke : I, type : T) inputtuples"), std::string::npos);
   EXPECT_NE(program.find("AnnotatedNever (invoke : I) inputtuples"), std::string::npos);
   EXPECT_TRUE(std::filesystem::exists(dir / "LoggedField.tuples"));
+}
+
+TEST(ClassesToReadTest, CallersTargetsAndDeclaringClassesOfModelledKinds) {
+  const auto entries = parse_tamiflex_log(
+      "Class.forName;a.B$C;x.Caller.m;1;;1\n"
+      "Array.newInstance;int[][];x.Caller.m;;;\n"
+      "Array.newInstance;p.Q[];x.Caller.m;;;\n"
+      "Class.getMethods;[Lr.S;;x.Caller.m;;;\n"
+      "Method.invoke;<m.N: void f(o.P)>;y.Z.<init>;;;\n"
+      "Method.getName;<s.T: void f()>;u.V.m;;;\n"
+      "Field.get*;<f.'to'.G: int h>;y.Z.<init>;;;\n",
+      "refl.log");
+  const auto annotations = parse_annotations(
+      "<q.R: void run()>/java.lang.Class.forName/0\tclass\tk.L\n"
+      "<q.R: void run()>/java.lang.Class.forName/1\tnever\n"
+      "<q.R2: void run()>/java.lang.reflect.Method.invoke/0\tmethod\t<k.M: void n()>\n",
+      "notes.txt");
+  EXPECT_EQ(classes_to_read(entries, annotations),
+            (std::vector<std::string>{"a/B$C", "f/to/G", "k/L", "k/M", "m/N", "p/Q", "q/R", "q/R2",
+                                      "r/S", "x/Caller", "y/Z"}));
+  EXPECT_TRUE(classes_to_read({}, {}).empty());
 }
 
 }  // namespace

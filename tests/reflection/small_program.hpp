@@ -65,7 +65,8 @@ struct ExampleSites {
 class SmallProgram {
  public:
   SmallProgram() : db_(frontend::make_fact_schema()) {
-    for (const char* t : {"app.Foo", "app.Main", "int[]", "java.lang.annotation.RetentionPolicy"})
+    for (const char* t :
+         {"app.Foo", "app.Main", "int", "int[]", "java.lang.annotation.RetentionPolicy"})
       db_.domain("T").intern(t);
     for (const std::string& m : {kFooInit, kFooBar, kValues}) db_.domain("M").intern(m);
     for (const std::string& f : {kFooCount, kFooFrom}) db_.domain("F").intern(f);

@@ -135,6 +135,9 @@ TEST(TamiflexLogTest, TargetMustFitItsKind) {
             std::string::npos);
   EXPECT_NE(error_message("Constructor.newInstance;<a.B: void m()>;a.C.m;1;;1").find("method m"),
             std::string::npos);
+  // TamiFlex logs the array Array.newInstance creates.
+  EXPECT_NE(error_message("Array.newInstance;int;a.C.m;1;;1").find("an array type"),
+            std::string::npos);
   // The offset of the problem inside TARGET is added to TARGET's column.
   EXPECT_EQ(error_at("Method.invoke;<a.B: int m(int,)>;a.C.m;1;;1").column, 15u + 16);
   // A kind refract does not know takes any well-formed target.
