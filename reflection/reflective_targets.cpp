@@ -212,13 +212,17 @@ std::optional<std::string> caller_key(std::string_view signature) {
   return key;
 }
 
-// The API call sites of each method, and the methods by TamiFlex CALLER name.
+// The API call sites of each method, and the methods of the classes read (MethodDeclared: not
+// the methods only referred to) by TamiFlex CALLER name.
 class CallerIndex {
  public:
   CallerIndex(const FactDatabase& facts, const SiteKinds& kinds) {
     const auto& methods = facts.domain("M").names();
-    for (std::uint64_t m = 0; m < methods.size(); ++m)
+    const frontend::FactRelation& declared = facts.relation("MethodDeclared");
+    for (std::size_t i = 0; i < declared.raw_values().size(); i += 2) {
+      const std::uint64_t m = declared.raw_values()[i];
       if (auto key = caller_key(methods[m])) by_name_[*key].push_back(m);
+    }
     const frontend::FactRelation& call_in = facts.relation("CallIn");
     const auto& values = call_in.raw_values();
     for (std::size_t i = 0; i < values.size(); i += 2)

@@ -57,7 +57,7 @@ AnnotatedTargets resolve_annotations(const frontend::FactDatabase& facts,
 
 // Why a log entry gave no tuple; the report prints these.
 enum class UnmatchedReason {
-  kCallerNotInFacts,  // no method of CALLER's class and name in the facts
+  kCallerNotInFacts,  // no method of CALLER's class and name in the classes read
   kNoSiteOfKind,      // the CALLER methods have no call of the entry's kind
   kTargetNotInFacts,  // TARGET is no T, M or F element (a class not read, a generated class)
 };

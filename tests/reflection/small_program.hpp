@@ -13,6 +13,7 @@
 #include "frontend/fact_schema.hpp"
 #include "frontend/names.hpp"
 #include "reflection/reflective_targets.hpp"
+#include "reflection/target_syntax.hpp"
 
 namespace refract::reflection::test_program {
 
@@ -83,6 +84,9 @@ class SmallProgram {
     const std::uint64_t named = db_.domain("M").intern(declared);
     const std::uint64_t target = db_.domain("M").intern(resolved);
     const std::uint64_t base = db_.domain("V").intern(caller + "/r" + std::to_string(site));
+    const std::uint64_t declaring =
+        db_.domain("T").intern(parse_member_signature(caller).declaring_class);
+    db_.relation("MethodDeclared").add({in, declaring});
     db_.relation("CallIn").add({site, in});
     db_.relation("DeclaredTarget").add({site, named});
     switch (how) {
