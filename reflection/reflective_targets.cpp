@@ -348,8 +348,14 @@ LoggedTargets resolve_log(const FactDatabase& facts,
     const std::vector<std::uint64_t> sites =
         sites_for(entry, *entry.kind, *methods, callers, kinds, positions);
     if (sites.empty()) {
-      unmatched(UnmatchedReason::kNoSiteOfKind,
-                "no " + std::string(kind_name(*entry.kind)) + " call in " + key);
+      std::string detail = "no " + std::string(kind_name(*entry.kind)) + " call in " + key;
+      // TamiFlex skips java.lang.invoke frames, so the JDK's LambdaMetafactory instantiating a
+      // lambda class shows as a Constructor.newInstance in the method of the lambda expression.
+      if (entry.target.find("$$Lambda") != std::string::npos)
+        detail +=
+            " (a lambda object made by the JDK's LambdaMetafactory; the facts model it as "
+            "an allocation at the invokedynamic site)";
+      unmatched(UnmatchedReason::kNoSiteOfKind, std::move(detail));
       continue;
     }
     const std::string name = element_name(*relation, *entry.kind, entry.target);

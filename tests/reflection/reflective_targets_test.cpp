@@ -94,11 +94,14 @@ TEST_F(ReflectiveTargetsTest, WhatDoesNotMatchIsListedWithItsReason) {
       "Class.newInstance;jdk.proxy1.$Proxy0;app.Main.<init>;21;;1\n"
       "Method.invoke;<app.Gone: void m()>;app.to.Runner.with;5;;1\n"
       // app.Foo.bar is an M element (a target) but no method of a class read.
-      "Class.forName;app.Foo;app.Foo.bar;;;1\n");
+      "Class.forName;app.Foo;app.Foo.bar;;;1\n"
+      // checkstyle/refl.log: the JDK making a lambda object, seen from the lambda's method.
+      "Constructor.newInstance;<app.Main$$Lambda$121: void <init>()>;app.Main.main;14;"
+      "isAccessible=true;1\n");
   EXPECT_TRUE(t.classes.empty());
   EXPECT_TRUE(t.methods.empty());
   EXPECT_EQ(t.matched_entries, 0u);
-  ASSERT_EQ(t.unmatched.size(), 5u);
+  ASSERT_EQ(t.unmatched.size(), 6u);
   EXPECT_EQ(t.unmatched[0].reason, UnmatchedReason::kCallerNotInFacts);
   EXPECT_EQ(t.unmatched[0].detail, "no method app.Gone.main in the facts");
   EXPECT_EQ(t.unmatched[0].entry.where.line, 1u);
@@ -108,6 +111,8 @@ TEST_F(ReflectiveTargetsTest, WhatDoesNotMatchIsListedWithItsReason) {
   EXPECT_EQ(t.unmatched[2].detail, "T element jdk.proxy1.$Proxy0 is not in the facts");
   EXPECT_EQ(t.unmatched[3].reason, UnmatchedReason::kTargetNotInFacts);
   EXPECT_EQ(t.unmatched[4].reason, UnmatchedReason::kCallerNotInFacts);
+  EXPECT_EQ(t.unmatched[5].reason, UnmatchedReason::kNoSiteOfKind);
+  EXPECT_NE(t.unmatched[5].detail.find("LambdaMetafactory"), std::string::npos);
 }
 
 TEST_F(ReflectiveTargetsTest, KindsTheAnalysisDoesNotTakeAreCounted) {
