@@ -145,7 +145,7 @@ TEST(BadInputTest, MutatedRealLogLinesReadOrAreLocated) {
   std::string log;
   for (const std::string& line : kRealLines) log += line + "\n";
   std::size_t accepted = 0;
-  for (int round = 0; round < 3000; ++round) {
+  for (int round = 0; round < 1500; ++round) {
     const std::string text = refract::test::mutated(log, random, kAlphabet);
     std::vector<LogEntry> entries;
     if (!reads_or_is_located(text, &entries)) continue;
