@@ -137,6 +137,7 @@ void FactExtractor::add_class(const ClassFile& cls, const std::vector<MethodIr>&
     db_.relation("FieldDeclared").add({id, t});
     db_.relation("FieldType").add({id, type(*field_type)});
     if ((f.access_flags & access::kStatic) != 0) db_.relation("StaticField").add({id});
+    if ((f.access_flags & access::kPublic) != 0) db_.relation("PublicField").add({id});
   }
   for (const MethodIr& ir : methods) add_method(cls, ir);
 }
@@ -163,6 +164,9 @@ void FactExtractor::add_method(const ClassFile& cls, const MethodIr& ir) {
   if ((ir.access_flags & access::kNative) != 0) db_.relation("NativeMethod").add({m.id});
   if ((ir.access_flags & access::kAbstract) != 0) db_.relation("AbstractMethod").add({m.id});
   if (ir.name == "<clinit>") db_.relation("ClassInit").add({declaring, m.id});
+  if ((ir.access_flags & access::kPublic) != 0) db_.relation("PublicMethod").add({m.id});
+  db_.relation("MethodArity").add({m.id, position(ir.signature.parameters.size())});
+  add_parameter_types(m.id, ir.signature.parameters);
 
   auto var = [&](VarId v) { return variable(m, v); };
   if (auto v = var(ir.this_var)) db_.relation("ThisVar").add({m.id, *v});
@@ -611,10 +615,36 @@ void FactExtractor::finish() {
   // Types first (the JVM's objects, java.lang.Class), then what is made for every type.
   if (has_entry_) add_jvm_elements();
   type(JavaType::object("java.lang.Class"));
+  add_deferred_types();
   add_array_dispatch();
   add_subtype_closure();
   add_class_objects();
   positions_.resize(db_.domain("I").size());
+}
+
+// MethodParamType of the types met already; the others wait for finish (add_deferred_types).
+void FactExtractor::add_parameter_types(std::uint64_t method,
+                                        const std::vector<JavaType>& parameters) {
+  const FactDomain& types = db_.domain("T");
+  for (std::size_t i = 0; i < parameters.size(); ++i) {
+    const std::string name = parameters[i].to_java();
+    if (types.contains(name)) {
+      db_.relation("MethodParamType").add({method, position(i + 1), types.at(name)});
+    } else {
+      deferred_parameter_types_.push_back({method, i + 1, parameters[i]});
+    }
+  }
+}
+
+// The MethodParamType tuples whose types were new when met, interned only now:
+// after the types of the classes read, of the JVM's objects and java.lang.Class, so that these
+// keep the numbers they have without the reflection facts.
+void FactExtractor::add_deferred_types() {
+  FactRelation& parameters = db_.relation("MethodParamType");
+  for (const DeferredParameterType& p : deferred_parameter_types_) {
+    parameters.add({p.method, position(p.index), type(p.type)});
+  }
+  deferred_parameter_types_.clear();
 }
 
 // JVMS 5.4.6 on an array receiver: an array type has the members of java.lang.Object (its

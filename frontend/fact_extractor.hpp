@@ -90,6 +90,8 @@ class FactExtractor {
   void add_array_dispatch();
   void add_class_objects();
   void add_jvm_elements();
+  void add_parameter_types(std::uint64_t method, const std::vector<JavaType>& parameters);
+  void add_deferred_types();
 
   ClassHierarchy& hierarchy_;
   FactDatabase db_;
@@ -99,6 +101,15 @@ class FactExtractor {
   std::vector<JavaType> type_list_;            // the T domain's elements as types, by number
   std::vector<InvocationPosition> positions_;  // by I element
   bool has_entry_ = false;  // add_entry was called: the JVM's own objects are added
+  // MethodParamType tuples whose type is new when met (a primitive type only
+  // parameters name, say), added by finish() before the closure over all types: interning it
+  // at once would renumber the T elements the other relations name.
+  struct DeferredParameterType {
+    std::uint64_t method;
+    std::size_t index;  // from 1
+    JavaType type;
+  };
+  std::vector<DeferredParameterType> deferred_parameter_types_;
 };
 
 // "java/lang/String" for java.lang.String, "[I" for int[]: how the hierarchy names a type.

@@ -89,6 +89,13 @@ FactDatabase make_fact_schema() {
       "the implementation method of a lambda or method reference object");
   rel("ClassObject", {{"heap", "H"}, {"type", "T"}}, "the java.lang.Class object of a type");
   rel("EntryMethod", {{"method", "M"}}, "where the program starts (the main method)");
+  // Reflection: the members Class.getMethod/getField see, and their signatures.
+  rel("PublicMethod", {{"method", "M"}}, "a public method (ACC_PUBLIC)");
+  rel("PublicField", {{"field", "F"}}, "a public field (ACC_PUBLIC)");
+  rel("MethodParamType", {{"method", "M"}, {"index", "Z"}, {"type", "T"}},
+      "the declared type of a parameter, primitive ones included (index from 1)");
+  rel("MethodArity", {{"method", "M"}, {"count", "Z"}},
+      "the number of declared parameters of a method of a class read");
   return db;
 }
 
