@@ -1,6 +1,6 @@
 // The facts the reflection rules read (frontend/FACTS.md: PublicMethod, PublicField,
-// MethodParamType, MethodArity) of tests/fixtures/java/reflfacts/ReflFacts.java, checked by
-// element names.
+// MethodParamType, MethodArity, ExactArgs, ExactArgElement, ExactArgNull, ResultCast) of
+// tests/fixtures/java/reflfacts/ReflFacts.java, checked by element names.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,6 +23,24 @@ const std::string kFacts = "reflfacts.ReflFacts";
 std::string method(const std::string& rest) {
   return "<" + kFacts + ": " + rest + ">";
 }
+
+// The invocation site `n` of `decl.name` in a method of ReflFacts (Doop's naming).
+std::string site(const std::string& caller, const std::string& decl_name, int n) {
+  return method(caller) + "/" + decl_name + "/" + std::to_string(n);
+}
+
+const std::string kInvoke = "java.lang.reflect.Method.invoke";
+const std::string kNewInstance = "java.lang.reflect.Constructor.newInstance";
+const std::string kExact =
+    "void exact(java.lang.reflect.Method,java.lang.reflect.Constructor,java.lang.String,"
+    "java.lang.Object)";
+const std::string kByHand =
+    "void byHand(java.lang.reflect.Method,java.lang.String,java.lang.String)";
+const std::string kInexact =
+    "void inexact(java.lang.reflect.Method,java.lang.Object[],java.lang.String,int,boolean)";
+const std::string kResults =
+    "java.lang.Object results(java.lang.Class,java.lang.reflect.Method,java.lang.reflect.Field,"
+    "java.lang.ClassLoader)";
 
 // The facts of the reflfacts classes alone, with the JDK for resolution: the classes are added
 // directly rather than walked from main, so only the few JDK classes that resolution and the
@@ -165,6 +183,87 @@ TEST_F(ReflectionFactsTest, TypesOnlyParametersNameComeAfterTheOthers) {
     EXPECT_TRUE(has("SubtypeOf", {only_parameters, only_parameters}));
     EXPECT_TRUE(has("ClassObject", {"*", only_parameters}));
   }
+}
+
+TEST_F(ReflectionFactsTest, VarargsArraysAreKnownElementWise) {
+  const auto local = [](const std::string& name) { return method(kExact) + "/" + name; };
+  const std::string two = site(kExact, kInvoke, 0);
+  EXPECT_EQ(last_of("ExactArgs", {two, "*"}), Names{"2"});
+  EXPECT_EQ(last_of("ExactArgElement", {two, "1", "*"}), Names{local("a")});
+  EXPECT_EQ(last_of("ExactArgElement", {two, "2", "*"}), Names{local("b")});
+  EXPECT_FALSE(has("ExactArgNull", {two, "*"}));
+  // m.invoke(null): new Object[0].
+  EXPECT_EQ(last_of("ExactArgs", {site(kExact, kInvoke, 1), "*"}), Names{"0"});
+  // m.invoke(null, (Object[]) null): a cast of the null constant.
+  EXPECT_EQ(last_of("ExactArgs", {site(kExact, kInvoke, 2), "*"}), Names{"0"});
+  const std::string constructor = site(kExact, kNewInstance, 0);
+  EXPECT_EQ(last_of("ExactArgs", {constructor, "*"}), Names{"1"});
+  EXPECT_EQ(last_of("ExactArgElement", {constructor, "1", "*"}), Names{local("a")});
+}
+
+TEST_F(ReflectionFactsTest, ArraysBuiltByHandHaveGapsNullsAndSeveralStores) {
+  const auto local = [](const std::string& name) { return method(kByHand) + "/" + name; };
+  const std::string gaps = site(kByHand, kInvoke, 0);
+  EXPECT_EQ(last_of("ExactArgs", {gaps, "*"}), Names{"3"});
+  EXPECT_EQ(last_of("ExactArgElement", {gaps, "*", "*"}), Names{local("a")});
+  EXPECT_TRUE(has("ExactArgElement", {gaps, "1", local("a")}));
+  // Index 2 is never stored, index 3 only gets null.
+  EXPECT_EQ(last_of("ExactArgNull", {gaps, "*"}), (Names{"2", "3"}));
+  // One array, two stores at index 0, a copy, two calls (one passes it through the copy).
+  for (const int n : {1, 2}) {
+    const std::string call = site(kByHand, kInvoke, n);
+    EXPECT_EQ(last_of("ExactArgs", {call, "*"}), Names{"1"}) << call;
+    EXPECT_EQ(last_of("ExactArgElement", {call, "1", "*"}), (Names{local("a"), local("b")}))
+        << call;
+    EXPECT_FALSE(has("ExactArgNull", {call, "*"})) << call;
+  }
+  // Object[] none = null.
+  EXPECT_EQ(last_of("ExactArgs", {site(kByHand, kInvoke, 3), "*"}), Names{"0"});
+}
+
+// A parameter, stored in a field, passed elsewhere, a variable index, two definitions, an index
+// out of range, a variable length, stored into itself, loaded from a field.
+TEST_F(ReflectionFactsTest, ArraysThatEscapeOrAreNotBuiltHereAreNotExact) {
+  const std::string prefix = method(kInexact) + "/" + kInvoke + "/";
+  std::size_t calls = 0;
+  for (const auto& tuple : matching("CallIn", {"*", method(kInexact)})) {
+    if (tuple[0].starts_with(prefix)) ++calls;
+  }
+  EXPECT_EQ(calls, 9U);
+  for (const auto& tuple : matching("ExactArgs", {"*", "*"})) {
+    EXPECT_FALSE(tuple[0].starts_with(prefix)) << tuple[0];
+  }
+  for (const auto& tuple : matching("ExactArgElement", {"*", "*", "*"})) {
+    EXPECT_FALSE(tuple[0].starts_with(prefix)) << tuple[0];
+  }
+  for (const auto& tuple : matching("ExactArgNull", {"*", "*"})) {
+    EXPECT_FALSE(tuple[0].starts_with(prefix)) << tuple[0];
+  }
+}
+
+TEST_F(ReflectionFactsTest, ResultCastWhenEveryUseOfTheResultIsACast) {
+  EXPECT_EQ(last_of("ResultCast", {site(kResults, kInvoke, 0), "*"}), Names{"java.lang.String"});
+  // Through a copy.
+  EXPECT_EQ(last_of("ResultCast", {site(kResults, kInvoke, 1), "*"}), Names{"java.lang.Runnable"});
+  // Two casts, two tuples.
+  EXPECT_EQ(last_of("ResultCast", {site(kResults, "java.lang.reflect.Field.get", 0), "*"}),
+            (Names{"java.lang.CharSequence", "java.lang.Comparable"}));
+  EXPECT_EQ(last_of("ResultCast", {site(kResults, kNewInstance, 1), "*"}),
+            Names{"reflfacts.Shape"});
+  // Never used, used as a receiver, returned: no cast to learn from.
+  EXPECT_FALSE(has("ResultCast", {site(kResults, kNewInstance, 0), "*"}));
+  EXPECT_FALSE(has("ResultCast", {site(kResults, "java.lang.ClassLoader.loadClass", 0), "*"}));
+  EXPECT_FALSE(has("ResultCast", {site(kResults, kInvoke, 2), "*"}));
+}
+
+// Loader.getClassLoadingLock is not a ReflectiveCall (the call names Loader), but resolves to
+// ClassLoader's.
+TEST_F(ReflectionFactsTest, ResultCastAlsoForCallsResolvedToTheReflectionClasses) {
+  const std::string lock =
+      "<reflfacts.Loader: java.lang.String lock(java.lang.String)>/"
+      "reflfacts.Loader.getClassLoadingLock/0";
+  EXPECT_FALSE(has("ReflectiveCall", {lock, "*"}));
+  EXPECT_EQ(last_of("ResultCast", {lock, "*"}), Names{"java.lang.String"});
 }
 
 }  // namespace
