@@ -41,11 +41,13 @@ std::string internal_class_name(std::string binary_name) {
 
 std::unique_ptr<ExtractedProgram> extract_program(const ClassPathArguments& class_path,
                                                   const std::optional<std::string>& main_class,
-                                                  std::ostream* progress) {
+                                                  std::ostream* progress,
+                                                  const ScopeChoices& scope_choices) {
   auto program = std::make_unique<ExtractedProgram>();
   program->path = std::make_unique<frontend::ClassPath>(open_class_path(class_path));
   program->hierarchy = std::make_unique<frontend::ClassHierarchy>(*program->path);
   frontend::ProgramScope scope(*program->hierarchy, class_path.skip_bad_classes);
+  scope.set_string_classes(scope_choices.string_classes);
   program->extractor = std::make_unique<frontend::FactExtractor>(*program->hierarchy);
   if (main_class) {
     program->extractor->add_entry(main_method(*program->hierarchy, *main_class));

@@ -22,12 +22,20 @@ struct ExtractedProgram {
   std::vector<frontend::SkippedClass> skipped;
 };
 
+// Choices about which classes a program has, beyond what its code names.
+struct ScopeChoices {
+  // Also the classes whose binary names are string constants of the code (`--string-classes`,
+  // ProgramScope::set_string_classes): a closed world for reflection.
+  bool string_classes = false;
+};
+
 // `main_class` (a binary name with dots) selects the classes reachable from it and makes its
 // main(String[]) the entry; without it, every class of the class path (not the JDK's) is a
 // root. InputError for a missing main class or method, and for bad classes unless skipped.
 std::unique_ptr<ExtractedProgram> extract_program(const ClassPathArguments& class_path,
                                                   const std::optional<std::string>& main_class,
-                                                  std::ostream* progress);
+                                                  std::ostream* progress,
+                                                  const ScopeChoices& scope_choices = {});
 
 // "a.b.C" -> "a/b/C".
 std::string internal_class_name(std::string binary_name);
