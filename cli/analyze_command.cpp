@@ -359,21 +359,30 @@ int run_analyze(const AnalyzeArguments& args) {
   check_output_directory(args.out);
   if (args.rule_stats) check_output_file(*args.rule_stats, args.out);
 
+  // The annotations and the TamiFlex log are read first: a bad line ends the run before any
+  // work; the classes they name are read with the program.
+  const bool with_reflection = args.reflection.mode.kind != reflection::ModeKind::kNone;
+  ReflectionInputs reflection_inputs;
+  ScopeChoices scope;
+  if (with_reflection) {
+    reflection_inputs = read_reflection_inputs(args.reflection);
+    scope.string_classes = true;
+    scope.application_classes = true;
+    scope.extra_roots = reflection_inputs.classes_to_read();
+  }
   if (progress) *progress << "[analyze] reading classes and extracting facts\n";
   const std::unique_ptr<ExtractedProgram> program =
-      extract_program(args.class_path, args.main_class, progress,
-                      args.reflection.mode.kind != reflection::ModeKind::kNone);
+      extract_program(args.class_path, args.main_class, progress, scope);
   for (const frontend::SkippedClass& s : program->skipped) {
     std::cerr << "skipped: " << s.message << '\n';
   }
   const std::vector<frontend::InvocationPosition>& positions =
       program->extractor->invocation_positions();
-  const bool with_reflection = args.reflection.mode.kind != reflection::ModeKind::kNone;
   std::optional<frontend::FactDatabase> reflective;
   ReflectionFacts reflection_added;
   if (with_reflection) {
     reflective = program->extractor->facts();
-    reflection_added = add_reflection(args.reflection, *reflective, positions);
+    reflection_added = add_reflection(reflection_inputs, *reflective, positions);
   }
   const frontend::FactDatabase& extracted = reflective ? *reflective : program->extractor->facts();
   const pointsto::HeapMerge exceptions = args.exception_objects == pointsto::SiteMerging::kPerType

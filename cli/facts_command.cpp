@@ -33,6 +33,7 @@ struct FactsArguments {
   std::string out;
   std::optional<std::string> stats;
   bool quiet = false;
+  ScopeChoices scope;
 };
 
 po::options_description facts_options() {
@@ -44,6 +45,9 @@ po::options_description facts_options() {
                         "the main class (binary name, e.g. a.b.Main): facts of everything "
                         "reachable by name from it")(
       "all", "facts of every class of the class path (the JDK's only as they are reached)")(
+      "string-classes",
+      "also read each class of the class path whose binary name (a.b.C$D) is a string "
+      "constant of the code read: a closed world for reflection")(
       "out", po::value<std::string>(), "the folder for NAME.tuples, NAME.map and facts.datalog")(
       "stats", po::value<std::string>(), "write a JSON report to FILE, or - for stdout")(
       "quiet,q", "no progress on stderr");
@@ -63,6 +67,7 @@ std::optional<FactsArguments> parse_arguments(int argc, char** argv) {
   args.out = vm["out"].as<std::string>();
   if (vm.count("stats")) args.stats = vm["stats"].as<std::string>();
   args.quiet = vm.count("quiet") != 0;
+  args.scope.string_classes = vm.count("string-classes") != 0;
   return args;
 }
 
@@ -126,7 +131,7 @@ int run_facts(const FactsArguments& args) {
   check_output_directory(args.out);
   if (args.stats && *args.stats != "-") check_output_file(*args.stats, args.out);
   const std::unique_ptr<ExtractedProgram> program =
-      extract_program(args.class_path, args.main_class, progress);
+      extract_program(args.class_path, args.main_class, progress, args.scope);
   const frontend::FactExtractor& extractor = *program->extractor;
   const frontend::ClassHierarchy& hierarchy = *program->hierarchy;
   const auto& skipped = program->skipped;

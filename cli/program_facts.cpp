@@ -42,19 +42,22 @@ std::string internal_class_name(std::string binary_name) {
 std::unique_ptr<ExtractedProgram> extract_program(const ClassPathArguments& class_path,
                                                   const std::optional<std::string>& main_class,
                                                   std::ostream* progress,
-                                                  bool application_closed_world) {
+                                                  const ScopeChoices& scope_choices) {
   auto program = std::make_unique<ExtractedProgram>();
   program->path = std::make_unique<frontend::ClassPath>(open_class_path(class_path));
   program->hierarchy = std::make_unique<frontend::ClassHierarchy>(*program->path);
   frontend::ProgramScope scope(*program->hierarchy, class_path.skip_bad_classes);
+  scope.set_string_classes(scope_choices.string_classes);
   program->extractor = std::make_unique<frontend::FactExtractor>(*program->hierarchy);
   if (main_class) {
     program->extractor->add_entry(main_method(*program->hierarchy, *main_class));
     scope.add_root(internal_class_name(*main_class));
   }
-  if (!main_class || application_closed_world) {
+  if (!main_class || scope_choices.application_classes) {
     for (const std::string& name : program->path->class_names(false)) scope.add_root(name);
   }
+  for (const std::string& name : scope_choices.extra_roots)
+    if (program->path->contains(name)) scope.add_root(name);
   scope.run(
       [&](const frontend::ClassFile& cls, const std::vector<frontend::MethodIr>& methods) {
         program->extractor->add_class(cls, methods);

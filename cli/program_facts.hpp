@@ -22,16 +22,27 @@ struct ExtractedProgram {
   std::vector<frontend::SkippedClass> skipped;
 };
 
+// Choices about which classes a program has, beyond what its code names: reflection's closed
+// world (Solar paper, Assumption 1), in which a class named only by a string the program
+// builds at run time is still a class the analysis knows.
+struct ScopeChoices {
+  // Also the classes whose binary names are string constants of the code (`--string-classes`,
+  // ProgramScope::set_string_classes).
+  bool string_classes = false;
+  // Every class of the class path (not the JDK's) is a root besides the main class.
+  bool application_classes = false;
+  // And these classes ("a/B"), where the class path has them: what a TamiFlex log or the
+  // annotations name.
+  std::vector<std::string> extra_roots;
+};
+
 // `main_class` (a binary name with dots) selects the classes reachable from it and makes its
 // main(String[]) the entry; without it, every class of the class path (not the JDK's) is a
-// root. With `application_closed_world`, every class of the class path is a root besides the
-// main class: reflection's closed world (Solar paper, Assumption 1), in which a class named
-// only by a string a program builds at run time is still a class the analysis knows.
-// InputError for a missing main class or method, and for bad classes unless skipped.
+// root; `scope_choices` adds more. InputError for a missing main class or method, and for bad classes unless skipped.
 std::unique_ptr<ExtractedProgram> extract_program(const ClassPathArguments& class_path,
                                                   const std::optional<std::string>& main_class,
                                                   std::ostream* progress,
-                                                  bool application_closed_world = false);
+                                                  const ScopeChoices& scope_choices = {});
 
 // "a.b.C" -> "a/b/C".
 std::string internal_class_name(std::string binary_name);

@@ -4,7 +4,9 @@
 #include <optional>
 
 #include "frontend/fact_schema.hpp"
+#include "frontend/ir_def_use.hpp"
 #include "frontend/names.hpp"
+#include "frontend/reflection_flow.hpp"
 
 namespace refract::frontend {
 
@@ -64,6 +66,26 @@ bool is_reflection_class(const JavaType& owner) {
          n.rfind("java.lang.reflect.", 0) == 0;
 }
 
+// The same for a class in internal form ("java/lang/Class"), as resolution names it.
+bool is_reflection_class_name(std::string_view internal) {
+  return internal == "java/lang/Class" || internal == "java/lang/ClassLoader" ||
+         internal.starts_with("java/lang/reflect/");
+}
+
+// The calls whose argument array Solar's Ptp(args) looks at (Sec. 5.4.3), with the position of
+// the array among the call's arguments (the receiver not counted). Compared by parts: making
+// the signature of every resolved call would cost a string each.
+std::optional<std::size_t> argument_array_slot(const MethodDecl& resolved) {
+  if (resolved.class_name() == "java/lang/reflect/Method" && resolved.name() == "invoke" &&
+      resolved.descriptor() == "(Ljava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;")
+    return 1;
+  if (resolved.class_name() == "java/lang/reflect/Constructor" &&
+      resolved.name() == "newInstance" &&
+      resolved.descriptor() == "([Ljava/lang/Object;)Ljava/lang/Object;")
+    return 0;
+  return std::nullopt;
+}
+
 // The IR variable behind an operand, when it is one.
 VarId operand_var(const Operand& o) {
   return o.is_var() ? o.var : kNoVar;
@@ -80,6 +102,14 @@ struct FactExtractor::MethodContext {
   SiteNamer namer;
   std::vector<std::optional<std::uint64_t>> vars;  // by VarId, interned on first use
   unsigned concats = 0;
+  // Calls the reflection facts look at once every statement is in (add_reflection_flow).
+  struct ReflectionSite {
+    std::uint32_t statement;
+    std::uint64_t invoke;
+    std::optional<std::size_t> array_slot;  // Method.invoke, Constructor.newInstance
+    bool result_cast = false;               // a reflective call with a reference result
+  };
+  std::vector<ReflectionSite> reflection_sites;
 };
 
 FactExtractor::FactExtractor(ClassHierarchy& hierarchy)
@@ -137,6 +167,7 @@ void FactExtractor::add_class(const ClassFile& cls, const std::vector<MethodIr>&
     db_.relation("FieldDeclared").add({id, t});
     db_.relation("FieldType").add({id, type(*field_type)});
     if ((f.access_flags & access::kStatic) != 0) db_.relation("StaticField").add({id});
+    if ((f.access_flags & access::kPublic) != 0) db_.relation("PublicField").add({id});
   }
   for (const MethodIr& ir : methods) add_method(cls, ir);
 }
@@ -149,8 +180,8 @@ void FactExtractor::add_entry(const std::string& method_signature) {
 void FactExtractor::add_method(const ClassFile& cls, const MethodIr& ir) {
   ++counts_.methods;
   MethodContext m{
-      cls, ir, soot_method_signature(cls.this_class, ir.name, ir.signature), 0, SiteNamer(""),
-      {},  0};
+      cls, ir, soot_method_signature(cls.this_class, ir.name, ir.signature), 0, SiteNamer(""), {},
+      0,   {}};
   m.id = method(m.signature);
   m.namer = SiteNamer(m.signature);
   m.vars.resize(ir.variables.size());
@@ -163,6 +194,9 @@ void FactExtractor::add_method(const ClassFile& cls, const MethodIr& ir) {
   if ((ir.access_flags & access::kNative) != 0) db_.relation("NativeMethod").add({m.id});
   if ((ir.access_flags & access::kAbstract) != 0) db_.relation("AbstractMethod").add({m.id});
   if (ir.name == "<clinit>") db_.relation("ClassInit").add({declaring, m.id});
+  if ((ir.access_flags & access::kPublic) != 0) db_.relation("PublicMethod").add({m.id});
+  db_.relation("MethodArity").add({m.id, position(ir.signature.parameters.size())});
+  add_parameter_types(m.id, ir.signature.parameters);
 
   auto var = [&](VarId v) { return variable(m, v); };
   if (auto v = var(ir.this_var)) db_.relation("ThisVar").add({m.id, *v});
@@ -176,6 +210,7 @@ void FactExtractor::add_method(const ClassFile& cls, const MethodIr& ir) {
   counts_.instructions += ir.counts.instructions;
   counts_.statements += ir.statements.size();
   for (const Statement& s : ir.statements) add_statement(m, s);
+  if (!m.reflection_sites.empty()) add_reflection_flow(m);
 }
 
 // Each exception table entry whose range covers `pc` and whose handler is reachable: its
@@ -395,6 +430,7 @@ void FactExtractor::add_invoke(MethodContext& m, const Statement& s) {
       ref.interface ? hierarchy_.resolve_interface_method(owner, ref.name, ref.descriptor,
                                                           m.signature)
                     : hierarchy_.resolve_method(owner, ref.name, ref.descriptor, m.signature);
+  note_reflection_site(m, s, site, ref, resolved);
   if (!resolved.found()) {
     counts_.unresolved.push_back({m.signature, s.pc,
                                   "method " + method_text(ref.owner, ref.name, ref.signature) +
@@ -429,6 +465,61 @@ void FactExtractor::add_invoke(MethodContext& m, const Statement& s) {
         db_.relation("VirtualCall").add({site, *base, method(resolved.method.signature())});
       }
       break;
+  }
+}
+
+// Keeps the call for add_reflection_flow when it passes an argument array (Method.invoke,
+// Constructor.newInstance) or is reflective (by its declared or its resolved owner) with a
+// reference result.
+void FactExtractor::note_reflection_site(MethodContext& m, const Statement& s, std::uint64_t site,
+                                         const MethodRef& ref, const MethodLookup& resolved) {
+  std::optional<std::size_t> array_slot;
+  bool reflective = is_reflection_class(ref.owner);
+  if (resolved.found()) {
+    array_slot = argument_array_slot(resolved.method);
+    reflective = reflective || is_reflection_class_name(resolved.method.class_name());
+  }
+  const bool result_cast =
+      reflective && s.dst != kNoVar && ref.signature.return_type.is_reference();
+  if (!array_slot && !result_cast) return;
+  const auto statement = static_cast<std::uint32_t>(&s - m.ir.statements.data());
+  m.reflection_sites.push_back({statement, site, array_slot, result_cast});
+}
+
+// Solar's Ptp(args) and post-dominating casts (Sec. 5.4.3): ExactArgs, ExactArgElement and
+// ExactArgNull for the argument arrays known element-wise; ResultCast for results only cast.
+void FactExtractor::add_reflection_flow(MethodContext& m) {
+  const DefUse def_use(m.ir);
+  const auto is_call = [&](const OperandUse& use) {
+    for (const MethodContext::ReflectionSite& r : m.reflection_sites) {
+      if (r.statement == use.statement && r.array_slot &&
+          static_cast<int>(*r.array_slot) == use.slot)
+        return true;
+    }
+    return false;
+  };
+  for (const MethodContext::ReflectionSite& r : m.reflection_sites) {
+    const Statement& s = m.ir.statements[r.statement];
+    if (r.array_slot && *r.array_slot < s.args.size()) {
+      if (const auto array = exact_array(m.ir, def_use, s.args[*r.array_slot], is_call)) {
+        db_.relation("ExactArgs").add({r.invoke, position(array->length)});
+        std::vector<bool> filled(array->length, false);
+        for (const ExactArrayStore& store : array->stores) {
+          const auto value = variable(m, store.value);
+          if (!value) continue;  // an array of references stores references only
+          db_.relation("ExactArgElement").add({r.invoke, position(store.index + 1), *value});
+          filled[store.index] = true;
+        }
+        for (std::uint32_t k = 0; k < array->length; ++k) {
+          if (!filled[k]) db_.relation("ExactArgNull").add({r.invoke, position(k + 1)});
+        }
+      }
+    }
+    if (r.result_cast) {
+      if (const auto casts = cast_only_uses(m.ir, def_use, s.dst)) {
+        for (const std::uint32_t t : *casts) add_result_cast(r.invoke, m.ir.types[t]);
+      }
+    }
   }
 }
 
@@ -611,10 +702,50 @@ void FactExtractor::finish() {
   // Types first (the JVM's objects, java.lang.Class), then what is made for every type.
   if (has_entry_) add_jvm_elements();
   type(JavaType::object("java.lang.Class"));
+  add_deferred_types();
   add_array_dispatch();
   add_subtype_closure();
   add_class_objects();
   positions_.resize(db_.domain("I").size());
+}
+
+// MethodParamType of the types met already; the others wait for finish (add_deferred_types).
+void FactExtractor::add_parameter_types(std::uint64_t method,
+                                        const std::vector<JavaType>& parameters) {
+  const FactDomain& types = db_.domain("T");
+  for (std::size_t i = 0; i < parameters.size(); ++i) {
+    const std::string name = parameters[i].to_java();
+    if (types.contains(name)) {
+      db_.relation("MethodParamType").add({method, position(i + 1), types.at(name)});
+    } else {
+      deferred_parameter_types_.push_back({method, i + 1, parameters[i]});
+    }
+  }
+}
+
+// ResultCast, deferred as MethodParamType is when its type is new.
+void FactExtractor::add_result_cast(std::uint64_t invoke, const JavaType& cast) {
+  const FactDomain& types = db_.domain("T");
+  const std::string name = cast.to_java();
+  if (types.contains(name)) {
+    db_.relation("ResultCast").add({invoke, types.at(name)});
+  } else {
+    deferred_result_casts_.push_back({invoke, cast});
+  }
+}
+
+// The MethodParamType and ResultCast tuples whose types were new when met, interned only now:
+// after the types of the classes read, of the JVM's objects and java.lang.Class, so that these
+// keep the numbers they have without the reflection facts.
+void FactExtractor::add_deferred_types() {
+  FactRelation& parameters = db_.relation("MethodParamType");
+  for (const DeferredParameterType& p : deferred_parameter_types_) {
+    parameters.add({p.method, position(p.index), type(p.type)});
+  }
+  FactRelation& casts = db_.relation("ResultCast");
+  for (const DeferredResultCast& c : deferred_result_casts_) casts.add({c.invoke, type(c.type)});
+  deferred_parameter_types_.clear();
+  deferred_result_casts_.clear();
 }
 
 // JVMS 5.4.6 on an array receiver: an array type has the members of java.lang.Object (its

@@ -77,6 +77,9 @@ class FactExtractor {
   template <typename Visit>
   void for_each_handler(MethodContext& m, std::uint32_t pc, Visit&& visit);
   void add_invoke(MethodContext& m, const Statement& s);
+  void note_reflection_site(MethodContext& m, const Statement& s, std::uint64_t site,
+                            const MethodRef& ref, const MethodLookup& resolved);
+  void add_reflection_flow(MethodContext& m);
   void add_lambda(MethodContext& m, const Statement& s);
   void add_concat(MethodContext& m, const Statement& s);
   void add_field_access(MethodContext& m, const Statement& s);
@@ -90,6 +93,9 @@ class FactExtractor {
   void add_array_dispatch();
   void add_class_objects();
   void add_jvm_elements();
+  void add_parameter_types(std::uint64_t method, const std::vector<JavaType>& parameters);
+  void add_result_cast(std::uint64_t invoke, const JavaType& cast);
+  void add_deferred_types();
 
   ClassHierarchy& hierarchy_;
   FactDatabase db_;
@@ -99,6 +105,20 @@ class FactExtractor {
   std::vector<JavaType> type_list_;            // the T domain's elements as types, by number
   std::vector<InvocationPosition> positions_;  // by I element
   bool has_entry_ = false;  // add_entry was called: the JVM's own objects are added
+  // MethodParamType and ResultCast tuples whose type is new when met (a primitive type only
+  // parameters name, say), added by finish() before the closure over all types: interning it
+  // at once would renumber the T elements the other relations name.
+  struct DeferredParameterType {
+    std::uint64_t method;
+    std::size_t index;  // from 1
+    JavaType type;
+  };
+  struct DeferredResultCast {
+    std::uint64_t invoke;
+    JavaType type;
+  };
+  std::vector<DeferredParameterType> deferred_parameter_types_;
+  std::vector<DeferredResultCast> deferred_result_casts_;
 };
 
 // "java/lang/String" for java.lang.String, "[I" for int[]: how the hierarchy names a type.

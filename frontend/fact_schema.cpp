@@ -89,6 +89,22 @@ FactDatabase make_fact_schema() {
       "the implementation method of a lambda or method reference object");
   rel("ClassObject", {{"heap", "H"}, {"type", "T"}}, "the java.lang.Class object of a type");
   rel("EntryMethod", {{"method", "M"}}, "where the program starts (the main method)");
+  // Reflection: members Class.getMethod/getField see, signatures, exact argument arrays, casts.
+  rel("PublicMethod", {{"method", "M"}}, "a public method (ACC_PUBLIC)");
+  rel("PublicField", {{"field", "F"}}, "a public field (ACC_PUBLIC)");
+  rel("MethodParamType", {{"method", "M"}, {"index", "Z"}, {"type", "T"}},
+      "the declared type of a parameter, primitive ones included (index from 1)");
+  rel("MethodArity", {{"method", "M"}, {"count", "Z"}},
+      "the number of declared parameters of a method of a class read");
+  rel("ExactArgs", {{"invoke", "I"}, {"count", "Z"}},
+      "a Method.invoke/Constructor.newInstance site whose argument array is known exactly, and "
+      "its length");
+  rel("ExactArgElement", {{"invoke", "I"}, {"index", "Z"}, {"var", "V"}},
+      "with ExactArgs, a variable stored into the argument array at index-1");
+  rel("ExactArgNull", {{"invoke", "I"}, {"index", "Z"}},
+      "with ExactArgs, an element (index from 1) that no variable is stored into: null");
+  rel("ResultCast", {{"invoke", "I"}, {"type", "T"}},
+      "a reflective call whose result is only ever cast: one tuple per cast type");
   return db;
 }
 

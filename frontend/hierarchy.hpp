@@ -123,6 +123,8 @@ class ClassHierarchy {
   ~ClassHierarchy();
 
   // --- loading ---------------------------------------------------------------------------
+  // Where classes come from: asking it whether a name is there makes no phantom.
+  const ClassPath& class_path() const { return path_; }
   // The class, parsed on first request; nullptr if it is not on the class path (it is then a
   // phantom) or `name` is an array. A class that does not parse is an InputError (a
   // ClassFormatError), unless skip_bad_classes is on: then it is skipped and a phantom.

@@ -45,6 +45,38 @@ std::vector<std::string> classes_named_by(const MethodIr& ir) {
   return {out.begin(), out.end()};
 }
 
+namespace {
+
+// Whether `text` can be a binary class name with dots: identifiers separated by single dots,
+// none holding a character JVMS 4.2.2 forbids in an unqualified name ('.', ';', '[', '/').
+bool may_be_binary_name(std::string_view text) {
+  if (text.empty() || text.front() == '.' || text.back() == '.') return false;
+  char previous = 0;
+  for (const char c : text) {
+    if (c == '/' || c == ';' || c == '[') return false;
+    if (c == '.' && previous == '.') return false;
+    previous = c;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::string> class_names_in_strings(const MethodIr& ir) {
+  std::set<std::string> out;
+  for (const Statement& s : ir.statements) {
+    if (s.kind != StatementKind::kStringConstant) continue;
+    const std::string& text = ir.strings[s.payload];
+    if (!may_be_binary_name(text)) continue;
+    std::string name = text;
+    for (char& c : name) {
+      if (c == '.') c = '/';
+    }
+    out.insert(std::move(name));
+  }
+  return {out.begin(), out.end()};
+}
+
 ProgramScope::ProgramScope(ClassHierarchy& hierarchy, bool skip_bad_classes)
     : hierarchy_(hierarchy), skip_bad_classes_(skip_bad_classes) {
   hierarchy_.set_skip_bad_classes(skip_bad_classes);
@@ -65,6 +97,17 @@ void ProgramScope::enqueue(std::string_view name, std::string_view referrer) {
     return;
   }
   queue_.emplace_back(name);
+}
+
+// Asking the hierarchy would make a phantom of a string that names nothing; the class path
+// is asked once per string.
+void ProgramScope::enqueue_if_on_class_path(const std::string& name, std::string_view referrer) {
+  if (seen_.count(name) != 0 || not_on_class_path_.count(name) != 0) return;
+  if (!hierarchy_.class_path().contains(name)) {
+    not_on_class_path_.insert(name);
+    return;
+  }
+  enqueue(name, referrer);
 }
 
 void ProgramScope::run(const Visitor& visit, std::ostream* progress) {
@@ -90,6 +133,10 @@ void ProgramScope::run(const Visitor& visit, std::ostream* progress) {
     for (const MethodIr& ir : methods) {
       const std::string referrer = soot_method_signature(cls->this_class, ir.name, ir.signature);
       for (const std::string& named : classes_named_by(ir)) enqueue(named, referrer);
+      if (!string_classes_) continue;
+      for (const std::string& named : class_names_in_strings(ir)) {
+        enqueue_if_on_class_path(named, referrer);
+      }
     }
     visit(*cls, methods);
     if (progress != nullptr && visited_ % 1000 == 0) {

@@ -4,6 +4,8 @@
 // catches, owners and descriptor types of the fields and methods it uses, lambda interfaces
 // and implementations). Classes are read as the walk reaches them; a name that is not on the
 // class path is a phantom of the hierarchy, listed with the methods that referred to it.
+// Optionally (set_string_classes), a string constant of the code that is the binary name of a
+// class on the class path names that class too: a closed world for reflection.
 #pragma once
 
 #include <functional>
@@ -19,6 +21,9 @@ namespace refract::frontend {
 
 // Every class `ir` names, in internal form ("a/B"; arrays by their element class), each once.
 std::vector<std::string> classes_named_by(const MethodIr& ir);
+// The string constants (ldc) of `ir` that can be binary class names ("a.b.C$D"), in internal
+// form ("a/b/C$D"), each once: the classes they name if the class path has them.
+std::vector<std::string> class_names_in_strings(const MethodIr& ir);
 
 class ProgramScope {
  public:
@@ -29,6 +34,9 @@ class ProgramScope {
   ProgramScope(ClassHierarchy& hierarchy, bool skip_bad_classes);
 
   void add_root(std::string internal_name);
+  // Also read the classes of the class path that string constants name
+  // (class_names_in_strings); a string naming no class makes no phantom. Off by default.
+  void set_string_classes(bool on) { string_classes_ = on; }
   // Walks breadth first from the roots; `visit` sees each class once with the IR of all its
   // methods. `progress` (may be null) gets a line every 1,000 classes.
   void run(const Visitor& visit, std::ostream* progress);
@@ -40,12 +48,15 @@ class ProgramScope {
 
  private:
   void enqueue(std::string_view name, std::string_view referrer);
+  void enqueue_if_on_class_path(const std::string& name, std::string_view referrer);
 
   ClassHierarchy& hierarchy_;
   bool skip_bad_classes_;
+  bool string_classes_ = false;
   std::vector<std::string> queue_;
   std::set<std::string, std::less<>> seen_;
   std::set<std::string, std::less<>> phantoms_;
+  std::set<std::string, std::less<>> not_on_class_path_;  // strings that name no class
   std::size_t visited_ = 0;
   std::vector<SkippedClass> untranslated_;
 };

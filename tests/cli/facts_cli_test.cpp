@@ -648,5 +648,60 @@ TEST_F(FactsToSolveTest, VirtualCallsAndLambdasReachTheirTargetsInFactsMain) {
   }
 }
 
+// --- --string-classes: the classes string constants name -----------------------------------
+
+// reflfacts.ReflFacts with the JDK that has only java.lang.Object: its code names
+// reflfacts.Named$Inner only in the string "reflfacts.Named$Inner", and names no class
+// reflfacts.NoSuchClass.
+class FactsStringClassesTest : public ::testing::Test {
+ protected:
+  RunResult facts(const std::string& out, const std::vector<std::string>& options) {
+    write_minimal_jdk(dir_ / "jdk");
+    std::vector<std::string> args{"facts",
+                                  "--classpath",
+                                  kFixtureJar.string(),
+                                  "--jdk",
+                                  (dir_ / "jdk").string(),
+                                  "--main",
+                                  "reflfacts.ReflFacts",
+                                  "--out",
+                                  (dir_ / out).string(),
+                                  "--stats",
+                                  (dir_ / (out + ".json")).string(),
+                                  "--quiet"};
+    args.insert(args.end(), options.begin(), options.end());
+    return run_refract(args, dir_.path());
+  }
+  bool declares(const std::string& out, const std::string& method) {
+    const std::vector<std::string> methods = lines_of(read_file(dir_ / out / "M.map"));
+    return std::find(methods.begin(), methods.end(), method) != methods.end();
+  }
+
+  TempDir dir_;
+};
+
+TEST_F(FactsStringClassesTest, ReadsTheClassAStringNamesOnlyWhenAsked) {
+  const std::string value = "<reflfacts.Named$Inner: java.lang.Object value()>";
+  const RunResult off = facts("off", {});
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  EXPECT_FALSE(declares("off", value));
+  const RunResult on = facts("on", {"--string-classes"});
+  ASSERT_EQ(on.exit_code, 0) << on.err;
+  EXPECT_TRUE(declares("on", value));
+  // A string that names no class makes no phantom: both runs have the same phantoms.
+  const std::regex phantom("\"class\": \"([^\"]+)\", \"referrers\"");
+  std::set<std::string> phantoms[2];
+  for (int i = 0; i < 2; ++i) {
+    const std::string stats = read_file(dir_ / (i == 0 ? "off.json" : "on.json"));
+    for (std::sregex_iterator it(stats.begin(), stats.end(), phantom), end; it != end; ++it) {
+      phantoms[i].insert((*it)[1].str());
+    }
+  }
+  EXPECT_FALSE(phantoms[0].empty());  // the JDK but java.lang.Object
+  EXPECT_EQ(phantoms[1], phantoms[0]);
+  for (const std::string& name : phantoms[1])
+    EXPECT_EQ(name.find("NoSuchClass"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace refract::test
