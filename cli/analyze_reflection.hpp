@@ -1,6 +1,7 @@
-// The reflection part of `refract analyze` (issue 31, reflection/README.md): the metaobject
-// facts and the given targets added before the heap domain is encoded, and the report and
-// the TamiFlex log written after the solve.
+// The reflection part of `refract analyze` (issue 31, reflection/README.md): the annotation
+// file and the TamiFlex log read before any work, the metaobject facts and the given targets
+// added before the heap domain is encoded, and the report and the TamiFlex log written after
+// the solve.
 #pragma once
 
 #include <filesystem>
@@ -11,8 +12,10 @@
 #include "frontend/fact_database.hpp"
 #include "frontend/fact_extractor.hpp"
 #include "pointsto/analysis.hpp"
+#include "reflection/annotations.hpp"
 #include "reflection/metaobjects.hpp"
 #include "reflection/mode.hpp"
+#include "reflection/tamiflex_log.hpp"
 
 namespace refract::cli {
 
@@ -23,15 +26,27 @@ struct ReflectionArguments {
   std::filesystem::path rules = REFRACT_SOURCE_REFLECTION_RULES_DIR;
 };
 
+// The annotation file and the TamiFlex log of the arguments, read and checked (InputError at
+// FILE:LINE:COL for a malformed line).
+struct ReflectionInputs {
+  std::vector<reflection::Annotation> annotations;
+  std::vector<reflection::LogEntry> log;
+
+  // Classes the front end must read besides those reachable by name ("a/B"): the callers and
+  // targets the log and the annotations name (reflection/reflective_targets.hpp).
+  std::vector<std::string> classes_to_read() const;
+};
+ReflectionInputs read_reflection_inputs(const ReflectionArguments& args);
+
 // What adding reflection to the facts made, for the report.
 struct ReflectionFacts {
   reflection::MetaobjectCounts metaobjects;
   std::vector<std::string> unmatched_log;  // TamiFlex log lines that matched no call site
 };
 
-// Adds the metaobjects, the helper relations and the targets of the annotations and of the
-// TamiFlex log to `facts` (unmerged). InputError for a bad log or annotation file.
-ReflectionFacts add_reflection(const ReflectionArguments& args, frontend::FactDatabase& facts,
+// Adds the targets of the annotations and of the log, the metaobjects and the helper
+// relations to `facts` (unmerged). InputError for an annotation the facts contradict.
+ReflectionFacts add_reflection(const ReflectionInputs& inputs, frontend::FactDatabase& facts,
                                const std::vector<frontend::InvocationPosition>& positions);
 
 // Writes OUT/reflection.json, OUT/reflection.txt and OUT/refl.log from a solved analysis.

@@ -38,7 +38,8 @@ struct ScopeChoices {
 
 // `main_class` (a binary name with dots) selects the classes reachable from it and makes its
 // main(String[]) the entry; without it, every class of the class path (not the JDK's) is a
-// root; `scope_choices` adds more. InputError for a missing main class or method, and for bad classes unless skipped.
+// root; `scope_choices` adds more. InputError for a missing main class or method, and for bad
+// classes unless skipped.
 std::unique_ptr<ExtractedProgram> extract_program(const ClassPathArguments& class_path,
                                                   const std::optional<std::string>& main_class,
                                                   std::ostream* progress,

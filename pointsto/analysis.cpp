@@ -32,6 +32,7 @@ constexpr const char* kCallGraphEdge = "CallGraphEdge";      // (invoke : I, met
 constexpr const char* kPolymorphicCall = "PolymorphicCall";  // (invoke : I)
 constexpr const char* kMayFailCast = "MayFailCast";
 constexpr const char* kUnmodelledNative = "UnmodelledNative";  // (method : M)
+constexpr const char* kReflectionRuleDomain = "R";  // reflection/metaobjects.hpp
 // Additions to a relation a delta may union before it becomes an xor of the whole relation
 // with the value last read (solver::EngineOptions::delta_log_versions). With contexts,
 // VarPointsTo is tens of millions of nodes and gains small pieces, read by about 20 rules at
@@ -83,10 +84,12 @@ std::vector<std::string> names_of(const rel::Relation& r) {
   return out;
 }
 
-// `order` with each domain instance the program needs but the order does not name added:
-// interleaved after the last instance of its domain the order names, or as a block of its own
-// at the end. The flavours' orders name what the points-to rules use; rule files added after
-// them (reflection) may use more instances (I1, Z1) or domains (R).
+// `order` with each instance the program needs of a domain the order names, but not that
+// instance, added interleaved after the last instance of its domain the order names; and the
+// reflection rules' own domain R, which no order for the points-to rules names, as a block of
+// its own at the end. The flavours' orders (and users' orders written for them) name what the
+// points-to rules use; the reflection rules need a second instance of I and Z. A domain the
+// order does not name at all stays the engine's error.
 std::string with_missing_instances(std::string order, const solver::Program& program) {
   std::vector<std::string> names;
   std::string name;
@@ -118,6 +121,7 @@ std::string with_missing_instances(std::string order, const solver::Program& pro
         }
       }
       if (at == std::string::npos) {
+        if (domain != kReflectionRuleDomain) continue;
         order += "_" + instance;
       } else {
         order.insert(at, "x" + instance);

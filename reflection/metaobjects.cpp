@@ -178,29 +178,44 @@ void MetaobjectBuilder::add_string_names() {
   }
 }
 
-// One object per member of a class read: what getMethod & co. return once class and name are
-// known. <clinit> is no member reflection can reach.
+// Member objects, what getMethod & co. return once class and name are known: for the members
+// a string constant names ([P-GetMtd], [P-GetFld], [I-InvTp], [I-*S2T] select by name), every
+// constructor (getConstructor(s) on a known class) and the members annotations or a TamiFlex
+// log name. Other members are reached only through a partial object (m^t_u): [I-*Sig] and
+// target search make them targets of a site, not objects. <clinit> is no member reflection
+// can reach.
 void MetaobjectBuilder::add_member_objects() {
   const std::uint64_t method_type = type(kMethodType);
   const std::uint64_t constructor_type = type(kConstructorType);
   const std::uint64_t field_type = type(kFieldType);
+  std::set<std::uint64_t> wanted_methods, wanted_fields;
+  for (const auto& t : facts_.relation("StringNamesMethod").sorted_tuples())
+    wanted_methods.insert(t[1]);
+  for (const auto& t : facts_.relation("StringNamesField").sorted_tuples())
+    wanted_fields.insert(t[1]);
+  for (const char* r : {"AnnotatedMethod", "LoggedMethod"})
+    for (const auto& t : facts_.relation(r).sorted_tuples()) wanted_methods.insert(t[1]);
+  for (const char* r : {"AnnotatedField", "LoggedField"})
+    for (const auto& t : facts_.relation(r).sorted_tuples()) wanted_fields.insert(t[1]);
   const std::vector<std::string> methods = facts_.domain("M").names();
   for (const auto& t : facts_.relation("MethodDeclared").sorted_tuples()) {
     const std::string name = frontend::member_name(methods[t[0]]);
     if (name == "<clinit>") continue;
     const bool constructor = name == "<init>";
-    const std::uint64_t h =
-        heap("<reflect " + methods[t[0]] + ">", constructor ? constructor_type : method_type);
-    facts_.relation("MethodObject").add({h, t[0]});
-    ++counts_.member_objects;
     if (constructor) {
       facts_.relation("ConstructorOf").add({t[1], t[0]});
       if (methods[t[0]].ends_with(" <init>()>"))
         facts_.relation("NoArgConstructor").add({t[1], t[0]});
     }
+    if (!constructor && wanted_methods.count(t[0]) == 0) continue;
+    const std::uint64_t h =
+        heap("<reflect " + methods[t[0]] + ">", constructor ? constructor_type : method_type);
+    facts_.relation("MethodObject").add({h, t[0]});
+    ++counts_.member_objects;
   }
   const std::vector<std::string> fields = facts_.domain("F").names();
   for (const auto& t : facts_.relation("FieldDeclared").sorted_tuples()) {
+    if (wanted_fields.count(t[0]) == 0) continue;
     const std::uint64_t h = heap("<reflect " + fields[t[0]] + ">", field_type);
     facts_.relation("FieldObject").add({h, t[0]});
     ++counts_.member_objects;

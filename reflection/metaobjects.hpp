@@ -3,8 +3,9 @@
 // (DESIGN.md, "Reflection as relations"; Solar paper, Fig. 19).
 //
 // Metaobjects are heap objects with relations that say what they stand for:
-// - a member object `<reflect SIG>` per method, constructor and field a class read declares:
-//   Solar's m^t_s / f^t_s once class and signature are known (MethodObject, FieldObject);
+// - a member object `<reflect SIG>` per method and field a string constant names, per
+//   constructor, and per member an annotation or a TamiFlex log names: Solar's m^t_s / f^t_s
+//   once class and signature are known (MethodObject, FieldObject);
 // - partial objects, Solar's objects with an unknown part u: per class and scope (`<reflect
 //   public methods of a.B>`: m^t_u), per member-naming string constant and scope (`<reflect
 //   declared fields named "f">`: f^u_s), and per scope with both unknown (`<reflect public

@@ -97,6 +97,13 @@ ReflectionReport build_report(const ReportInputs& in) {
   const std::vector<std::string>& heaps = in.facts.domain("H").names();
   for (const Tuple& t : tuples_if_declared(in, "ReflectionUnknownObject"))
     unknown[t[0]].insert(heaps[t[1]]);
+  // newInstance site -> (cast var -> types made there)
+  std::map<std::uint64_t, std::map<std::uint64_t, std::uint64_t>> lazy_casts;
+  for (const Tuple& t : tuples_if_declared(in, "LazyCastType")) ++lazy_casts[t[0]][t[1]];
+  std::map<std::uint64_t, std::uint64_t> cast_type;
+  for (const auto& t : in.facts.relation("Cast").sorted_tuples()) cast_type[t[0]] = t[2];
+  const std::vector<std::string>& variables = in.facts.domain("V").names();
+  const std::vector<std::string>& types = in.facts.domain("T").names();
   const std::set<std::uint64_t> with_metaobject = first_column(in, "HasMetaobject");
   const std::set<std::uint64_t> annotated = first_column(in, "AnnotatedSite");
   std::map<std::uint64_t, std::set<std::string>> lookups, entries;
@@ -118,6 +125,10 @@ ReflectionReport build_report(const ReportInputs& in) {
       if (rules.count("L-Cast") != 0) ++site.lazy_types;
     }
     site.unknown = {unknown[invoke].begin(), unknown[invoke].end()};
+    for (const auto& [var, count] : lazy_casts[invoke])
+      site.lazy_casts.push_back({variables[var], types[cast_type[var]], count});
+    std::stable_sort(site.lazy_casts.begin(), site.lazy_casts.end(),
+                     [](const LazyCast& a, const LazyCast& b) { return a.types > b.types; });
     site.unsound_reasons = reasons[invoke];
     site.no_metaobject = takes_metaobject(kind) && site.targets.empty() &&
                          with_metaobject.count(invoke) == 0 && annotated.count(invoke) == 0;
@@ -172,7 +183,13 @@ void write_report_json(const std::filesystem::path& file, const ReflectionReport
     out << ", \"possibly_unsound\": ";
     write_strings(out, s.unsound_reasons);
     out << ", \"no_metaobject\": " << (s.no_metaobject ? "true" : "false")
-        << ", \"lazy_types\": " << s.lazy_types << ", \"annotate_lookups\": ";
+        << ", \"lazy_types\": " << s.lazy_types << ", \"lazy_casts\": [";
+    for (std::size_t c = 0; c < s.lazy_casts.size(); ++c) {
+      out << (c > 0 ? ", " : "") << "{\"var\": " << json_string(s.lazy_casts[c].var)
+          << ", \"type\": " << json_string(s.lazy_casts[c].type)
+          << ", \"types\": " << s.lazy_casts[c].types << "}";
+    }
+    out << "], \"annotate_lookups\": ";
     write_strings(out, s.annotate_lookups);
     out << ", \"annotate_entries\": ";
     write_strings(out, s.annotate_entries);
@@ -223,6 +240,10 @@ void write_report_text(const std::filesystem::path& file, const ReflectionReport
   for (const std::size_t k : imprecise) {
     const ReportSite& s = report.sites[k];
     out << imprecision(s) << "\t" << s.site << "  (" << kind_name(s.kind) << ")\n";
+    for (const LazyCast& c : s.lazy_casts) {
+      if (c.types > 10)
+        out << "\t  " << c.types << " types at (" << c.type << ") " << c.var << "\n";
+    }
   }
   out << "\n== Every site and its targets ==\n";
   for (const ReportSite& s : report.sites) {

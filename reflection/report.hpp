@@ -25,6 +25,13 @@ struct ReportTarget {
   std::vector<std::string> rules;  // the rules that found it, sorted
 };
 
+// A cast that an object of unknown type reaches, and the types [L-Cast] makes there.
+struct LazyCast {
+  std::string var;   // the cast's result variable
+  std::string type;  // the type cast to
+  std::uint64_t types = 0;
+};
+
 struct ReportSite {
   std::string site;    // invocation site id, `<caller>/Decl.name/n`
   std::string caller;  // Soot signature of the calling method
@@ -40,6 +47,7 @@ struct ReportSite {
   std::vector<std::string> annotate_lookups;  // member-introspecting calls feeding a flagged one
   std::vector<std::string> annotate_entries;  // entry calls feeding those
   std::uint64_t lazy_types = 0;               // newInstance: types made at casts ([L-Cast])
+  std::vector<LazyCast> lazy_casts;           // newInstance: the casts, most types first
 };
 
 struct ReflectionReport {
