@@ -64,6 +64,10 @@ struct AnalyzeArguments {
   bool color_strings = true;  // --string-merging coloring (default) or none
   pointsto::HeapNumbering heap_numbering = pointsto::HeapNumbering::kByType;
   ReflectionArguments reflection;
+  // --closed-world application: every class of the class path, and the classes string
+  // constants of its code name (default with reflection); reachable: the classes reachable by
+  // name from the main class (default without)
+  std::optional<bool> application_closed_world;
   bool quiet = false;
 };
 
@@ -120,6 +124,10 @@ po::options_description analyze_options() {
                              "that they never run (reflection/README.md)")(
       "reflection-budget", po::value<std::string>(),
       "seconds Solar may solve; past them Probe runs instead, and the report says so")(
+      "closed-world", po::value<std::string>(),
+      "application (every class of the class path, and the classes its code names in string "
+      "constants; the default with reflection) or reachable (the classes reachable by name from "
+      "the main class; the default with --reflection none)")(
       "reflection-rules", po::value<std::string>(),
       "folder of the reflection rules (default: the shipped ones)")("quiet,q",
                                                                     "no progress on stderr");
@@ -133,6 +141,15 @@ bool parse_string_merging(const std::string& text, const std::string& option) {
   if (text == "none") return false;
   throw std::invalid_argument("unknown " + option + " value '" + text +
                               "' (expected coloring or none)");
+}
+
+// `application` / `reachable`, the value of `option`: whether every class of the class path is
+// in the program; std::invalid_argument names the option and the value otherwise.
+std::optional<bool> parse_closed_world(const std::string& text, const std::string& option) {
+  if (text == "application") return true;
+  if (text == "reachable") return false;
+  throw std::invalid_argument("unknown " + option + " value '" + text +
+                              "' (expected application or reachable)");
 }
 
 // --NAME into `target` when given, through `parse` (per-type|per-site, by-type|first-seen,
@@ -195,6 +212,7 @@ std::optional<AnalyzeArguments> parse_arguments(int argc, char** argv) {
     args.reflection.budget_seconds =
         positive_seconds("reflection-budget", vm["reflection-budget"].as<std::string>());
   }
+  read_choice(vm, "closed-world", parse_closed_world, args.application_closed_world);
   if (vm.count("reflection-rules"))
     args.reflection.rules = vm["reflection-rules"].as<std::string>();
   args.quiet = vm.count("quiet") != 0;
@@ -253,9 +271,17 @@ HeapSummary summarise(const frontend::FactDatabase& facts, const pointsto::HeapM
   return summary;
 }
 
+// What reflection mode produced the results (the one asked for, or Probe after Solar's budget)
+// and why, for stats.json.
+struct ReflectionSummary {
+  std::string mode;
+  std::optional<std::string> notice;
+};
+
 void write_stats(const fs::path& file, const AnalyzeArguments& args,
                  const pointsto::AnalysisResult& r, const frontend::FactCounts& counts,
-                 const HeapSummary& heaps, double facts_seconds, double total_seconds) {
+                 const HeapSummary& heaps, const ReflectionSummary& reflection,
+                 double facts_seconds, double total_seconds) {
   AtomicOutputFile file_out(file);
   std::ostream& out = file_out.stream();
   out << "{\n  \"main\": " << json_string(args.main_class)
@@ -291,7 +317,9 @@ void write_stats(const fs::path& file, const AnalyzeArguments& args,
       << ",\n  \"merged_allocated_string_objects\": " << heaps.allocated_strings.objects
       << ",\n  \"context_free_objects\": " << heaps.context_free
       << ",\n  \"string_merging\": " << json_string(heaps.strings ? "coloring" : "none")
-      << ",\n  \"heap_numbering\": " << json_string(pointsto::to_string(args.heap_numbering));
+      << ",\n  \"heap_numbering\": " << json_string(pointsto::to_string(args.heap_numbering))
+      << ",\n  \"reflection\": " << json_string(reflection.mode) << ",\n  \"reflection_notice\": "
+      << (reflection.notice ? json_string(*reflection.notice) : "null");
   if (heaps.strings) {
     const strings::StringColoring& s = *heaps.strings;
     out << ",\n  \"string_constants\": " << s.string_constants
@@ -366,9 +394,11 @@ int run_analyze(const AnalyzeArguments& args) {
   ScopeChoices scope;
   if (with_reflection) {
     reflection_inputs = read_reflection_inputs(args.reflection);
-    scope.string_classes = true;
-    scope.application_classes = true;
     scope.extra_roots = reflection_inputs.classes_to_read();
+  }
+  if (args.application_closed_world.value_or(with_reflection)) {
+    scope.string_classes = frontend::StringClasses::kApplicationCode;
+    scope.application_classes = true;
   }
   if (progress) *progress << "[analyze] reading classes and extracting facts\n";
   const std::unique_ptr<ExtractedProgram> program =
@@ -498,8 +528,8 @@ int run_analyze(const AnalyzeArguments& args) {
                              reflection_added);
   }
   const double total = std::chrono::duration<double>(Clock::now() - start).count();
-  write_stats(out / "stats.json", args, result, program->extractor->counts(), heaps, facts_seconds,
-              total);
+  write_stats(out / "stats.json", args, result, program->extractor->counts(), heaps,
+              {ran.to_string(), notice}, facts_seconds, total);
   if (progress) {
     *progress << "[analyze] " << args.context << ": " << result.call_graph.reachable_methods.size()
               << " reachable methods, " << result.call_graph.edges.size() << " call edges, "

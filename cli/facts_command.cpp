@@ -67,7 +67,8 @@ std::optional<FactsArguments> parse_arguments(int argc, char** argv) {
   args.out = vm["out"].as<std::string>();
   if (vm.count("stats")) args.stats = vm["stats"].as<std::string>();
   args.quiet = vm.count("quiet") != 0;
-  args.scope.string_classes = vm.count("string-classes") != 0;
+  if (vm.count("string-classes") != 0)
+    args.scope.string_classes = frontend::StringClasses::kAllCode;
   return args;
 }
 

@@ -53,8 +53,10 @@ std::unique_ptr<ExtractedProgram> extract_program(const ClassPathArguments& clas
     program->extractor->add_entry(main_method(*program->hierarchy, *main_class));
     scope.add_root(internal_class_name(*main_class));
   }
-  if (!main_class || scope_choices.application_classes) {
+  if (!main_class) {
     for (const std::string& name : program->path->class_names(false)) scope.add_root(name);
+  } else if (scope_choices.application_classes) {
+    for (const std::string& name : program->path->class_names(false)) scope.add_late_root(name);
   }
   for (const std::string& name : scope_choices.extra_roots)
     if (program->path->contains(name)) scope.add_root(name);

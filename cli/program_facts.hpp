@@ -12,6 +12,7 @@
 #include "frontend/class_path.hpp"
 #include "frontend/fact_extractor.hpp"
 #include "frontend/hierarchy.hpp"
+#include "frontend/program_scope.hpp"
 
 namespace refract::cli {
 
@@ -26,10 +27,12 @@ struct ExtractedProgram {
 // world (Solar paper, Assumption 1), in which a class named only by a string the program
 // builds at run time is still a class the analysis knows.
 struct ScopeChoices {
-  // Also the classes whose binary names are string constants of the code (`--string-classes`,
-  // ProgramScope::set_string_classes).
-  bool string_classes = false;
-  // Every class of the class path (not the JDK's) is a root besides the main class.
+  // Also the classes whose binary names are string constants of the code (`--string-classes`:
+  // all code; ProgramScope::set_string_classes).
+  frontend::StringClasses string_classes = frontend::StringClasses::kNone;
+  // Every class of the class path (not the JDK's) is a root besides the main class, read
+  // after what the main class reaches, with the JDK sealed (ProgramScope::add_late_root): the
+  // JDK classes only such classes name are left out, as phantoms.
   bool application_classes = false;
   // And these classes ("a/B"), where the class path has them: what a TamiFlex log or the
   // annotations name.

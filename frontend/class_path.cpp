@@ -227,6 +227,13 @@ bool ClassPath::contains(std::string_view binary_name) const {
   return locate(binary_name).has_value();
 }
 
+bool ClassPath::in_jdk(std::string_view binary_name) const {
+  const std::string key(binary_name);
+  for (const auto& source : jdk_)
+    if (source->classes.count(key) != 0) return true;
+  return false;
+}
+
 std::optional<std::string> ClassPath::locate(std::string_view binary_name) const {
   const std::string key(binary_name);
   for (const auto* sources : {&jdk_, &application_}) {

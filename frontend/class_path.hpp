@@ -41,6 +41,9 @@ class ClassPath {
   void add_jdk(const std::filesystem::path& home);
 
   bool contains(std::string_view binary_name) const;
+  // The class is the JDK's: read from the JDK's jmods (which come before the application's
+  // entries).
+  bool in_jdk(std::string_view binary_name) const;
   // The origin the class would be read from, without reading it.
   std::optional<std::string> locate(std::string_view binary_name) const;
   // Reads the class; nothing if no entry has it. Read errors are InputErrors naming the origin.

@@ -117,7 +117,9 @@ ClassHierarchy::Entry* ClassHierarchy::entry(std::string_view name) {
   // Reading the entry is inside the try: a jar entry whose data is corrupt is as skippable
   // as a class that does not parse.
   try {
-    if (auto bytes = path_.read(name)) {
+    if (jdk_sealed_ && path_.in_jdk(name)) {
+      // outside the program's closed world: a phantom (seal_jdk)
+    } else if (auto bytes = path_.read(name)) {
       auto cls = std::make_unique<ClassFile>(parse_class_file(bytes->bytes, bytes->origin));
       // JVMS 5.3.5: a class file found under a name must declare that name.
       if (cls->this_class != name) {

@@ -139,6 +139,10 @@ class ClassHierarchy {
 
   void set_skip_bad_classes(bool skip) { skip_bad_classes_ = skip; }
   const std::vector<SkippedClass>& skipped_classes() const { return skipped_; }
+  // From now on a JDK class not read yet is not read: it is a phantom. For the classes a
+  // program adds to its closed world without its main class reaching them by name
+  // (ProgramScope::add_late_root): the JDK classes only they name stay out.
+  void seal_jdk() { jdk_sealed_ = true; }
 
   // --- phantoms --------------------------------------------------------------------------
   // Records that `referrer` (a method signature, usually) refers to class `name`. An array
@@ -268,6 +272,7 @@ class ClassHierarchy {
 
   const ClassPath& path_;
   bool skip_bad_classes_ = false;
+  bool jdk_sealed_ = false;
   struct TransparentHash {
     using is_transparent = void;
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }

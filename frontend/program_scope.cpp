@@ -86,6 +86,10 @@ void ProgramScope::add_root(std::string internal_name) {
   enqueue(internal_name, {});
 }
 
+void ProgramScope::add_late_root(std::string internal_name) {
+  late_roots_.push_back(std::move(internal_name));
+}
+
 void ProgramScope::enqueue(std::string_view name, std::string_view referrer) {
   if (phantoms_.count(name) != 0) {
     hierarchy_.note_reference(name, referrer);  // every referrer of a phantom is listed
@@ -111,7 +115,16 @@ void ProgramScope::enqueue_if_on_class_path(const std::string& name, std::string
 }
 
 void ProgramScope::run(const Visitor& visit, std::ostream* progress) {
-  for (std::size_t next = 0; next < queue_.size(); ++next) {
+  std::size_t next = 0;
+  walk(next, visit, progress);
+  if (late_roots_.empty()) return;
+  hierarchy_.seal_jdk();
+  for (const std::string& name : late_roots_) enqueue(name, {});
+  walk(next, visit, progress);
+}
+
+void ProgramScope::walk(std::size_t& next, const Visitor& visit, std::ostream* progress) {
+  for (; next < queue_.size(); ++next) {
     const std::string name = queue_[next];
     const ClassFile* cls = hierarchy_.find(name);
     if (cls == nullptr) {
@@ -130,10 +143,13 @@ void ProgramScope::run(const Visitor& visit, std::ostream* progress) {
     ++visited_;
     if (cls->super_class) enqueue(*cls->super_class, cls->this_class);
     for (const std::string& i : cls->interfaces) enqueue(i, cls->this_class);
+    const bool strings_name_classes = string_classes_ == StringClasses::kAllCode ||
+                                      (string_classes_ == StringClasses::kApplicationCode &&
+                                       !hierarchy_.class_path().in_jdk(cls->this_class));
     for (const MethodIr& ir : methods) {
       const std::string referrer = soot_method_signature(cls->this_class, ir.name, ir.signature);
       for (const std::string& named : classes_named_by(ir)) enqueue(named, referrer);
-      if (!string_classes_) continue;
+      if (!strings_name_classes) continue;
       for (const std::string& named : class_names_in_strings(ir)) {
         enqueue_if_on_class_path(named, referrer);
       }

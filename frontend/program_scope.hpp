@@ -5,7 +5,9 @@
 // and implementations). Classes are read as the walk reaches them; a name that is not on the
 // class path is a phantom of the hierarchy, listed with the methods that referred to it.
 // Optionally (set_string_classes), a string constant of the code that is the binary name of a
-// class on the class path names that class too: a closed world for reflection.
+// class on the class path names that class too: a closed world for reflection. Only the
+// application's code may count (StringClasses::kApplicationCode): the JDK's own code holds
+// thousands of class names its reflection uses, which would double the JDK read.
 #pragma once
 
 #include <functional>
@@ -25,6 +27,13 @@ std::vector<std::string> classes_named_by(const MethodIr& ir);
 // form ("a/b/C$D"), each once: the classes they name if the class path has them.
 std::vector<std::string> class_names_in_strings(const MethodIr& ir);
 
+// Whose string constants name classes (ProgramScope::set_string_classes).
+enum class StringClasses {
+  kNone,
+  kApplicationCode,  // strings in classes of the class path that are not the JDK's
+  kAllCode,
+};
+
 class ProgramScope {
  public:
   using Visitor = std::function<void(const ClassFile&, const std::vector<MethodIr>&)>;
@@ -34,9 +43,16 @@ class ProgramScope {
   ProgramScope(ClassHierarchy& hierarchy, bool skip_bad_classes);
 
   void add_root(std::string internal_name);
+  // A root walked after everything the other roots reach, with the JDK sealed
+  // (ClassHierarchy::seal_jdk): the JDK classes only late roots name are phantoms. For
+  // reflection's closed world of every application class (`--closed-world application`),
+  // without the thousands of JDK classes code the main class never reaches names (antlr's
+  // debugging GUI names Swing's).
+  void add_late_root(std::string internal_name);
   // Also read the classes of the class path that string constants name
-  // (class_names_in_strings); a string naming no class makes no phantom. Off by default.
-  void set_string_classes(bool on) { string_classes_ = on; }
+  // (class_names_in_strings) in the code `which` says; a string naming no class makes no
+  // phantom. kNone by default.
+  void set_string_classes(StringClasses which) { string_classes_ = which; }
   // Walks breadth first from the roots; `visit` sees each class once with the IR of all its
   // methods. `progress` (may be null) gets a line every 1,000 classes.
   void run(const Visitor& visit, std::ostream* progress);
@@ -48,12 +64,15 @@ class ProgramScope {
 
  private:
   void enqueue(std::string_view name, std::string_view referrer);
+  // Reads the queue from `next` until it is empty.
+  void walk(std::size_t& next, const Visitor& visit, std::ostream* progress);
   void enqueue_if_on_class_path(const std::string& name, std::string_view referrer);
 
   ClassHierarchy& hierarchy_;
   bool skip_bad_classes_;
-  bool string_classes_ = false;
+  StringClasses string_classes_ = StringClasses::kNone;
   std::vector<std::string> queue_;
+  std::vector<std::string> late_roots_;
   std::set<std::string, std::less<>> seen_;
   std::set<std::string, std::less<>> phantoms_;
   std::set<std::string, std::less<>> not_on_class_path_;  // strings that name no class

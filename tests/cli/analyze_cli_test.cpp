@@ -510,6 +510,21 @@ TEST(AnalyzeUsageTest, AnUnknownHeapNumberingIsNamed) {
   expect_unknown_choice("--heap-numbering", "random", "'random'", "by-type or first-seen");
 }
 
+TEST(AnalyzeUsageTest, AnUnknownClosedWorldIsNamed) {
+  expect_unknown_choice("--closed-world", "everything", "'everything'", "application or reachable");
+}
+
+TEST(AnalyzeUsageTest, AnUnknownReflectionModeIsNamed) {
+  TempDir dir;
+  const RunResult run =
+      analyze(dir, {"--classpath", kFixtureClasses.string(), "--main", "pointsto.fields.Main",
+                    "--reflection", "doop", "--out", (dir.path() / "out").string()});
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_NE(run.err.find("--reflection"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("'doop'"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("solar+tamiflex=FILE"), std::string::npos) << run.err;
+}
+
 TEST(AnalyzeUsageTest, HelpListsTheOptions) {
   TempDir dir;
   const RunResult run = run_refract({"analyze", "--help"}, dir.path());
@@ -533,7 +548,12 @@ TEST(AnalyzeUsageTest, HelpListsTheOptions) {
                              "--string-builders",
                              "--primitive-arrays",
                              "--allocated-strings",
-                             "--heap-numbering"}) {
+                             "--heap-numbering",
+                             "--reflection",
+                             "--reflection-annotations",
+                             "--reflection-budget",
+                             "--reflection-rules",
+                             "--closed-world"}) {
     EXPECT_NE(run.out.find(option), std::string::npos) << option;
   }
   for (const char* option : {"--max-nodes", "--max-memory"}) {
