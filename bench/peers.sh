@@ -121,7 +121,10 @@ run_refract() {
 compile_souffle() {
   local dir="$1"
   echo "[peers.sh] souffle -o: $program $flavour" >&2
-  /usr/bin/time -f 'TIME %e %M' -o "$dir/compile.time" \
+  # The installed souffle-compile.py names the build's own (deleted) source folder for the
+  # headers; CPATH adds the installed ones.
+  CPATH="$(dirname "$(dirname "$souffle")")/include${CPATH:+:$CPATH}" \
+    /usr/bin/time -f 'TIME %e %M' -o "$dir/compile.time" \
     "$souffle" -o "$dir/analysis" "$dir/analysis.dl" >"$dir/compile.log" 2>&1
 }
 
