@@ -406,13 +406,16 @@ class Translator:
                     "ContextFreeHeap(?h) :- StringConstant(?h)."]
         if self.fl.kind == "type":
             # heap_classes.cpp: the class declaring the method that allocates an object, or
-            # the object's own type when several classes allocate it.
+            # the object's own type when several classes or none allocate it.
             out += [".decl HeapAllocClass(heap:H, type:T)",
                     ".decl HeapClass(heap:H, type:T)",
                     ".decl Typed(heap:H)",
+                    ".decl Allocated(heap:H)",
                     "HeapAllocClass(?h, ?c) :- Alloc(?v, ?h), VarMethod(?v, ?m), "
                     "MethodDeclared(?m, ?c).",
                     "Typed(?h) :- HeapType(?h, _).",
+                    "Allocated(?h) :- HeapAllocClass(?h, _).",
+                    "HeapClass(?h, ?t) :- HeapType(?h, ?t), !Allocated(?h).",
                     "HeapClass(?h, ?c) :- HeapAllocClass(?h, ?c), "
                     "1 = count : { HeapAllocClass(?h, _) }.",
                     "HeapClass(?h, ?t) :- HeapAllocClass(?h, _), "
