@@ -185,7 +185,10 @@ for program in $programs; do
         for j in $jobs; do
           run_souffle_jobs "$sdir" "$j"
           read -r s_s s_mib <<<"$(time_of "$sdir/run-j$j.time")"
-          j_cells+=("$s_status $s_s $s_mib $(ratio "$r_s" "$s_s")")
+          # A ratio of two runs stopped at their own limits would mean nothing.
+          q=-
+          [ "$s_status" = ok ] && [ "$status" = ok ] && q=$(ratio "$r_s" "$s_s")
+          j_cells+=("$s_status $s_s $s_mib $q")
           if [ "$s_status" = ok ] && [ "$status" = ok ]; then
             if check=$(python3 bench/peer_check.py "$dir/refract" "$sdir/out-j$j" \
                 --sizes "$sdir/run-j$j.stdout"); then
