@@ -28,7 +28,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* const kFixtures[] = {"forname", "fields", "constructors"};
+const char* const kFixtures[] = {"forname", "fields", "constructors", "invtp", "invsig", "invs2t"};
 const char* const kBaseModes[] = {"strings", "probe", "solar"};
 // The deep flavour of the oracle's second run and of the invariants.
 const char* const kDeepFlavour = "2-obj+H";
