@@ -325,5 +325,26 @@ TEST_P(ReflectionFixtureTest, ExpectedResultsOracleAndInvariantsHold) {
 INSTANTIATE_TEST_SUITE_P(Fixtures, ReflectionFixtureTest, ::testing::ValuesIn(kFixtures),
                          [](const auto& info) { return std::string(info.param); });
 
+// A --reflection-budget so small that Solar stops before its first rule, whatever the machine
+// (solving anything takes longer than a nanosecond): the run still succeeds, its results are
+// Probe's (the fixture's probe expectations hold, where solar's differ), and reflection.json
+// and stats.json say that Probe ran and why.
+TEST(ReflectionBudgetTest, SolarOutOfBudgetGivesProbesResultsAndSaysWhy) {
+  TempDir dir;
+  const auto r = analyze_fixture(dir, "invs2t", "solar", "insens", {"--reflection-budget", "1e-9"});
+  ASSERT_TRUE(r);
+  check_expectations("invs2t", "probe", *r);
+  const JsonValue report = JsonReader(read_file(r->out / "reflection.json")).document();
+  EXPECT_EQ(report.at("mode").string(), "probe");
+  ASSERT_TRUE(report.at("notice").is_string());
+  const std::string notice = report.at("notice").string();
+  EXPECT_NE(notice.find("reflection budget"), std::string::npos) << notice;
+  EXPECT_NE(read_file(r->out / "reflection.txt").find("NOTE: " + notice), std::string::npos);
+  const JsonValue stats = JsonReader(read_file(r->out / "stats.json")).document();
+  EXPECT_EQ(stats.at("reflection").at("mode").string(), "solar");
+  EXPECT_EQ(stats.at("reflection").at("ran").string(), "probe");
+  EXPECT_EQ(stats.at("reflection").at("notice").string(), notice);
+}
+
 }  // namespace
 }  // namespace refract::test
