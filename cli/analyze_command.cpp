@@ -271,17 +271,18 @@ HeapSummary summarise(const frontend::FactDatabase& facts, const pointsto::HeapM
   return summary;
 }
 
-// What reflection mode produced the results (the one asked for, or Probe after Solar's budget)
-// and why, for stats.json.
-struct ReflectionSummary {
+// The reflection analysis of a run: the mode asked for, the one whose results these are (Probe
+// when Solar ran out of its budget) and why they differ.
+struct ReflectionRun {
   std::string mode;
+  std::string ran;
   std::optional<std::string> notice;
 };
 
 void write_stats(const fs::path& file, const AnalyzeArguments& args,
                  const pointsto::AnalysisResult& r, const frontend::FactCounts& counts,
-                 const HeapSummary& heaps, const ReflectionSummary& reflection,
-                 double facts_seconds, double total_seconds) {
+                 const HeapSummary& heaps, const ReflectionRun& reflection, double facts_seconds,
+                 double total_seconds) {
   AtomicOutputFile file_out(file);
   std::ostream& out = file_out.stream();
   out << "{\n  \"main\": " << json_string(args.main_class)
@@ -318,8 +319,9 @@ void write_stats(const fs::path& file, const AnalyzeArguments& args,
       << ",\n  \"context_free_objects\": " << heaps.context_free
       << ",\n  \"string_merging\": " << json_string(heaps.strings ? "coloring" : "none")
       << ",\n  \"heap_numbering\": " << json_string(pointsto::to_string(args.heap_numbering))
-      << ",\n  \"reflection\": " << json_string(reflection.mode) << ",\n  \"reflection_notice\": "
-      << (reflection.notice ? json_string(*reflection.notice) : "null");
+      << ",\n  \"reflection\": {\"mode\": " << json_string(reflection.mode)
+      << ", \"ran\": " << json_string(reflection.ran)
+      << ", \"notice\": " << (reflection.notice ? json_string(*reflection.notice) : "null") << "}";
   if (heaps.strings) {
     const strings::StringColoring& s = *heaps.strings;
     out << ",\n  \"string_constants\": " << s.string_constants
@@ -529,7 +531,7 @@ int run_analyze(const AnalyzeArguments& args) {
   }
   const double total = std::chrono::duration<double>(Clock::now() - start).count();
   write_stats(out / "stats.json", args, result, program->extractor->counts(), heaps,
-              {ran.to_string(), notice}, facts_seconds, total);
+              {args.reflection.mode.to_string(), ran.to_string(), notice}, facts_seconds, total);
   if (progress) {
     *progress << "[analyze] " << args.context << ": " << result.call_graph.reachable_methods.size()
               << " reachable methods, " << result.call_graph.edges.size() << " call edges, "

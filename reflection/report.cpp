@@ -90,7 +90,9 @@ ReflectionReport build_report(const ReportInputs& in) {
        {std::pair<const char*, const char*>{"UnsoundInvoke", "criterion (4)"},
         {"UnsoundGet", "criterion (5)"},
         {"UnsoundSet", "criterion (6)"},
-        {"UnresolvedName", "a name that is not a string constant"}}) {
+        {"UnresolvedName", "a name that is not a string constant"},
+        {"UnsoundArrayNewInstance",
+         "an array of an unknown class, or of one whose array type the program never names"}}) {
     for (const std::uint64_t i : first_column(in, relation)) reasons[i].push_back(reason);
   }
   std::map<std::uint64_t, std::set<std::string>> unknown;

@@ -61,6 +61,10 @@ inline const char* const kReflectionJdkClasses[] = {
     "java/lang/reflect/Constructor",
     "java/lang/reflect/Field",
     "java/lang/reflect/Array",
+    // what the fixtures catch when a lookup finds nothing
+    "java/lang/ReflectiveOperationException",
+    "java/lang/NoSuchMethodException",
+    "java/lang/NoSuchFieldException",
 };
 
 inline const std::filesystem::path& reflection_jdk() {
@@ -91,8 +95,11 @@ inline std::filesystem::path fixture_jar(const std::string& fixture) {
 // One reflective call site of reflection.json: its kind, targets (with their rules) and flags.
 struct SiteResult {
   std::string kind;
+  std::string caller;                                    // Soot signature
+  std::optional<unsigned> line;                          // source line
   std::map<std::string, std::set<std::string>> targets;  // target -> rules
   bool possibly_unsound = false;
+  std::set<std::string> annotate_lookups, annotate_entries;  // for a flagged site
 };
 
 struct ReflectionResult {
@@ -106,17 +113,41 @@ inline std::map<std::string, SiteResult> read_reflection_json(const std::filesys
   for (const JsonValue& s : doc.at("sites").array()) {
     SiteResult& site = sites[s.at("site").string()];
     site.kind = s.at("kind").string();
+    site.caller = s.at("caller").string();
+    if (s.at("line").is_number()) site.line = static_cast<unsigned>(s.at("line").number());
     for (const JsonValue& t : s.at("targets").array()) {
       auto& rules = site.targets[t.at("target").string()];
       for (const JsonValue& r : t.at("rules").array()) rules.insert(r.string());
     }
     site.possibly_unsound = !s.at("possibly_unsound").array().empty();
+    for (const JsonValue& l : s.at("annotate_lookups").array())
+      site.annotate_lookups.insert(l.string());
+    for (const JsonValue& e : s.at("annotate_entries").array())
+      site.annotate_entries.insert(e.string());
   }
   return sites;
 }
 
-// `refract analyze` of reflection.FIXTURE.Main with `--reflection MODE` under `flavour`, into a
-// fresh folder of `dir`; fails the test and returns nothing if the run fails.
+// The `--reflection` value and the further options of a mode of EXPECTED.tsv: `strings`,
+// `probe`, `solar`; `annotated` (solar with the fixture's annotations.tsv); `tamiflex` and
+// `solar+tamiflex` (with the fixture's refl.log).
+struct ModeOptions {
+  std::string reflection;
+  std::vector<std::string> extra;
+};
+
+inline ModeOptions mode_options(const std::string& fixture, const std::string& mode) {
+  const std::filesystem::path folder = kReflectionFixtureSources / fixture;
+  if (mode == "annotated")
+    return {"solar", {"--reflection-annotations", (folder / "annotations.tsv").string()}};
+  if (mode == "tamiflex" || mode == "solar+tamiflex")
+    return {mode + "=" + (folder / "refl.log").string(), {}};
+  return {mode, {}};
+}
+
+// `refract analyze` of reflection.FIXTURE.Main in `mode` (mode_options) under `flavour`, with
+// `extra` options, into a fresh folder of `dir`; fails the test and returns nothing if the run
+// fails.
 inline std::optional<ReflectionResult> analyze_fixture(const TempDir& dir,
                                                        const std::string& fixture,
                                                        const std::string& mode,
@@ -125,8 +156,11 @@ inline std::optional<ReflectionResult> analyze_fixture(const TempDir& dir,
   std::string name = fixture + "-" + mode + "-" + flavour;
   for (const std::string& arg : extra) name += "-" + arg;
   for (char& c : name)
-    if (c == '/' || c == '=') c = '_';
+    if (c == '/' || c == '=' || c == ' ') c = '_';
   const std::filesystem::path out = dir.path() / name;
+  const ModeOptions options = mode_options(fixture, mode);
+  // A fixture's BDDs peak near 300,000 nodes: a smaller table than the default costs less to
+  // set up, and changes no answer.
   std::vector<std::string> args = {"analyze",
                                    "--classpath",
                                    fixture_jar(fixture).string(),
@@ -137,10 +171,15 @@ inline std::optional<ReflectionResult> analyze_fixture(const TempDir& dir,
                                    "--context",
                                    flavour,
                                    "--reflection",
-                                   mode,
+                                   options.reflection,
                                    "--out",
                                    out.string(),
+                                   "--nodes",
+                                   "300000",
+                                   "--cache",
+                                   "30000",
                                    "--quiet"};
+  args.insert(args.end(), options.extra.begin(), options.extra.end());
   args.insert(args.end(), extra.begin(), extra.end());
   const RunResult run = run_refract(args, dir.path());
   EXPECT_EQ(run.exit_code, 0) << fixture << " " << mode << " " << flavour << ": " << run.err;
