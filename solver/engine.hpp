@@ -63,8 +63,9 @@ struct EngineOptions {
   // bddbddb's own behaviour, for programs written for it (refract solve sets both):
   //  * an order given by --order or .bddvarorder that misses instances the program uses, or
   //    names others, is completed (bdd::complete_var_order) instead of rejected;
-  //  * a quoted name a domain's map lacks becomes a new element of the domain
-  //    (solver/named_constants.hpp) instead of matching nothing (and failing in a head).
+  //  * a quoted name a domain's map lacks becomes a new element of the domain where it has
+  //    room for one (solver/named_constants.hpp), instead of matching nothing in a body and
+  //    failing in a head.
   bool complete_var_order = false;
   bool new_elements_for_missing_names = false;
   // run() stops once the inputs are loaded and every rule is planned (refract check).

@@ -59,14 +59,9 @@ class NameResolver {
                      std::to_string(elements.front()) + "); it stands for the last, element " +
                      std::to_string(elements.back()) + ", as in bddbddb");
     }
-    if (map.find(term.text) || !add_missing_) return;
-    if (map.size() >= domain.size)
-      throw InputError(term.where, "\"" + term.text + "\" is not in the map of domain " +
-                                       domain_name +
-                                       ", and the domain has no room for it as a "
-                                       "new element (size " +
-                                       std::to_string(domain.size) + ", " +
-                                       std::to_string(map.size()) + " names)");
+    // A map that names every element of its domain (refract's own facts) leaves no room: the
+    // name stays absent, for the planner.
+    if (map.find(term.text) || !add_missing_ || map.size() >= domain.size) return;
     const std::uint64_t element = map.add(term.text);
     warn(term, "\"" + term.text + "\" is not in the map of domain " + domain_name +
                    "; it is a new element, " + std::to_string(element) + ", as in bddbddb");

@@ -3,8 +3,10 @@
 // (bddbddb's maps keep every line as an element and index names by their last line). A name
 // the map lacks is, for a bddbddb program, a new element of the domain, numbered after the
 // map's lines in the order the program first writes such names (bddbddb's
-// Domain.namedConstant), in a rule head as in a body; refract's own analyses leave it absent
-// instead (rule_plan.hpp: it then matches nothing in a body and is an error in a head).
+// Domain.namedConstant), in a rule head as in a body. Where the map names every element of
+// its domain there is no new element to give (bddbddb would fail there; refract's own facts
+// name every element): such a name stays absent, as in refract's own analyses (rule_plan.hpp:
+// it then matches nothing in a body and is an error in a head).
 #pragma once
 
 #include <optional>
@@ -19,7 +21,6 @@ namespace refract::solver {
 // `maps` is parallel to program.domains (nullopt: the domain has no map; its quoted names are
 // left to the planner, which rejects them). Returns "FILE:LINE:COL: warning: ..." lines, one
 // per name that is repeated in its map or, with `add_missing`, added to it, at its first use.
-// Throws InputError when a name to add finds no room left in its domain.
 std::vector<std::string> resolve_named_constants(const Program& program,
                                                  std::vector<std::optional<rel::ElementMap>>& maps,
                                                  bool add_missing);
