@@ -27,6 +27,9 @@ constexpr std::uint64_t kMaxRelationTuples = std::uint64_t{1} << 14;
 constexpr std::uint64_t kMaxInputLines = 40;
 constexpr std::size_t kMaxPositiveAtoms = 4;  // per rule body
 constexpr std::uint64_t kMaxLineTuples = 16;  // what one line with `*` or `lo-hi` may expand to
+// The largest domain a variable no positive atom binds may range over (fact and head variables,
+// variables of comparisons only): the reference enumerates it for each binding.
+constexpr std::uint64_t kMaxFreeDomain = 16;
 
 // std::uniform_int_distribution differs between standard libraries; the
 // modulo of a 64-bit draw is the same everywhere and its bias is negligible.
@@ -284,11 +287,12 @@ Rule Generator::make_fact(const std::string& head) {
     std::vector<std::string> same_domain;
     for (const auto& [name, domain] : variables.all)
       if (domain == attribute.domain) same_domain.push_back(name);
+    const bool small = domain(attribute.domain).size <= kMaxFreeDomain;
     if (roll < 3) {
       rule.head.arguments.push_back(simple_term(Term::Kind::kUniverse));
     } else if (roll < 4 && !same_domain.empty()) {
       rule.head.arguments.push_back(variable_term(random_.pick(same_domain)));
-    } else if (roll < 5) {
+    } else if (roll < 5 && small) {
       rule.head.arguments.push_back(variable_term(variables.fresh(attribute.domain)));
     } else {
       rule.head.arguments.push_back(constant(attribute.domain));
@@ -388,9 +392,11 @@ Rule Generator::make_rule(const std::string& head, bool recursive) {
 
   // Some head variables stay unbound: each ranges over its whole domain (bddbddb's meaning),
   // and negations and comparisons may use them.
+  // Only small domains, so that the reference's cross products with them stay cheap.
   std::vector<std::string> free_head;
   for (const std::string& name : unbound_head)
-    if (random_.chance(1, 8)) free_head.push_back(name);
+    if (domain(variables.domain_of(name)).size <= kMaxFreeDomain && random_.chance(1, 8))
+      free_head.push_back(name);
   for (const std::string& name : free_head) std::erase(unbound_head, name);
   auto free_of = [&](const std::string& domain) {
     std::vector<std::string> out;
@@ -489,7 +495,7 @@ Rule Generator::make_rule(const std::string& head, bool recursive) {
     const std::uint64_t roll = random_.below(8);
     if (roll < 4 && !others.empty()) {
       comparison.right = variable_term(random_.pick(others));
-    } else if (roll < 5) {
+    } else if (roll < 5 && this->domain(domain).size <= kMaxFreeDomain) {
       comparison.right = variable_term(variables.fresh(domain));
     } else {
       comparison.right = constant(domain);
