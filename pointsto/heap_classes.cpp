@@ -1,5 +1,6 @@
 #include "pointsto/heap_classes.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -31,6 +32,12 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> heap_classes(
       for (std::uint64_t cls : classes) out.emplace_back(heap, cls);
     }
   }
+  // Objects no method allocates (the JVM's own, Class objects) are their own type: without an
+  // element, Merge has no callee context for them and every call on them is lost.
+  for (const auto& [heap, type] : type_of_heap) {
+    if (!classes_of_heap.count(heap)) out.emplace_back(heap, type);
+  }
+  std::sort(out.begin(), out.end());
   return out;
 }
 
