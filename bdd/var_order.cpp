@@ -1,6 +1,7 @@
 #include "bdd/var_order.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -61,6 +62,102 @@ VarOrder parse_var_order(std::string_view text, const std::vector<std::string>& 
   }
   order.blocks.push_back(std::move(block));
   return order;
+}
+
+namespace {
+
+struct OrderName {
+  std::string name;
+  char separator = '\0';  // the '_' or 'x' in front of it; none for the first
+};
+
+// The names of an order and their separators: at each place the longest known name, else
+// (as bddbddb splits orders) the text up to the next '_' or 'x'. Nothing if a name is empty.
+std::optional<std::vector<OrderName>> split_names(std::string_view text,
+                                                  const std::map<std::string, std::string>& known) {
+  std::vector<OrderName> out;
+  std::size_t pos = 0;
+  char separator = '\0';
+  while (pos < text.size()) {
+    std::size_t length = 0;
+    for (const auto& [name, domain] : known)
+      if (name.size() > length && text.substr(pos, name.size()) == name) length = name.size();
+    if (length == 0)
+      while (pos + length < text.size() && text[pos + length] != '_' && text[pos + length] != 'x')
+        ++length;
+    if (length == 0) return std::nullopt;
+    out.push_back({std::string(text.substr(pos, length)), separator});
+    pos += length;
+    if (pos == text.size()) break;
+    separator = text[pos];
+    if (separator != '_' && separator != 'x') return std::nullopt;
+    if (++pos == text.size()) return std::nullopt;
+  }
+  if (out.empty()) return std::nullopt;
+  return out;
+}
+
+std::string join_names(const std::vector<OrderName>& names) {
+  std::string out;
+  for (const OrderName& n : names) {
+    if (!out.empty()) out += n.separator;
+    out += n.name;
+  }
+  return out;
+}
+
+}  // namespace
+
+CompletedVarOrder complete_var_order(std::string_view text, const std::vector<std::string>& needed,
+                                     const std::map<std::string, std::string>& domain_of) {
+  CompletedVarOrder out{std::string(text), {}};
+  std::optional<std::vector<OrderName>> names = split_names(text, domain_of);
+  if (!names) return out;
+  auto named = [&](const std::string& name) {
+    return std::any_of(names->begin(), names->end(),
+                       [&](const OrderName& n) { return n.name == name; });
+  };
+  for (const std::string& missing : needed) {
+    if (named(missing)) continue;
+    const std::string& domain = domain_of.at(missing);
+    std::size_t last = names->size();
+    for (std::size_t i = 0; i < names->size(); ++i) {
+      const auto d = domain_of.find((*names)[i].name);
+      if (d != domain_of.end() && d->second == domain) last = i;
+    }
+    if (last == names->size() || last == 0) {
+      if (!names->empty()) names->front().separator = '_';
+      names->insert(names->begin(), OrderName{missing, '\0'});
+      out.notes.push_back("added " + missing + " at the top, in a block of its own");
+    } else {
+      const char separator = (*names)[last].separator;
+      names->insert(names->begin() + static_cast<std::ptrdiff_t>(last),
+                    OrderName{missing, separator});
+      (*names)[last + 1].separator = separator;
+      out.notes.push_back("added " + missing + " in front of " + (*names)[last + 1].name);
+    }
+  }
+  const std::set<std::string> wanted(needed.begin(), needed.end());
+  for (std::size_t i = 0; i < names->size();) {
+    if (wanted.count((*names)[i].name) != 0) {
+      ++i;
+      continue;
+    }
+    const bool known = domain_of.count((*names)[i].name) != 0;
+    out.notes.push_back("dropped " + (*names)[i].name +
+                        (known ? ", an instance the program does not use"
+                               : ", which names no instance of a declared domain"));
+    // As bddbddb: `H1_V1xV2` loses `V1x`, otherwise the name goes with the separator before it.
+    const bool last = i + 1 == names->size();
+    if (i == 0) {
+      if (!last) (*names)[1].separator = '\0';
+    } else if ((*names)[i].separator == '_' && !last && (*names)[i + 1].separator == 'x') {
+      (*names)[i + 1].separator = '_';
+    }
+    names->erase(names->begin() + static_cast<std::ptrdiff_t>(i));
+  }
+  out.text = join_names(*names);
+  return out;
 }
 
 std::map<std::string, BitBlock> lay_out(const VarOrder& order,

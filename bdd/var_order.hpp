@@ -37,6 +37,22 @@ class VarOrderError : public std::runtime_error {
 // Throws VarOrderError for an unknown name, a repeated name or an empty block.
 VarOrder parse_var_order(std::string_view text, const std::vector<std::string>& known_names);
 
+// bddbddb's repair of an order that does not fit the program (BDDSolver.fixVarOrder), for
+// programs written for it. `needed` lists the instances the program uses, in the order they
+// are added; `domain_of` names the domain of every instance name the order may use. Each
+// needed instance the order lacks goes just before the last instance of its domain in the
+// order, joined to it by the separator in front of that instance (`...xFD3xFD4` gets FD5 as
+// `...xFD3xFD5xFD4`), or in a block of its own at the top when no instance of its domain
+// comes after the order's first name; then every name that is not a needed instance (an
+// unused instance, or no domain's at all) is dropped with a separator next to it. Text the
+// names and separators do not make up is returned as it is, for parse_var_order to report.
+struct CompletedVarOrder {
+  std::string text;
+  std::vector<std::string> notes;  // one line per instance added or name dropped
+};
+CompletedVarOrder complete_var_order(std::string_view text, const std::vector<std::string>& needed,
+                                     const std::map<std::string, std::string>& domain_of);
+
 // Assigns BDD variables (levels) to every domain of the order, starting at
 // `first_var`; `widths` gives each name's bit count. A name in `lanes` with L lanes is L
 // fields of width/L bits (field 0 the most significant): round r of its block places bit r

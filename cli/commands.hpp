@@ -11,6 +11,7 @@ constexpr int kExitInternal = 3;
 constexpr int kExitTimeLimit = 4;  // --time-limit reached before the fixpoint
 
 int solve_command(int argc, char** argv);
+int check_command(int argc, char** argv);
 int facts_command(int argc, char** argv);
 int ir_command(int argc, char** argv);
 int analyze_command(int argc, char** argv);

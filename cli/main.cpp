@@ -11,6 +11,7 @@ void print_usage(std::ostream& out) {
   out << "usage: refract <command> [options]\n\n"
          "commands:\n"
          "  solve    evaluate a bddbddb-style Datalog program on BDDs\n"
+         "  check    read a bddbddb-style Datalog program and its inputs without solving\n"
          "  facts    write the input relations of a Java program (jars, class folders, jmods)\n"
          "  ir       print the three-address IR of Java classes\n"
          "  analyze  points-to analysis and call graph of a Java program with the JDK\n\n"
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
     return refract::cli::kExitOk;
   }
   if (command == "solve") return refract::cli::solve_command(argc - 1, argv + 1);
+  if (command == "check") return refract::cli::check_command(argc - 1, argv + 1);
   if (command == "facts") return refract::cli::facts_command(argc - 1, argv + 1);
   if (command == "ir") return refract::cli::ir_command(argc - 1, argv + 1);
   if (command == "analyze") return refract::cli::analyze_command(argc - 1, argv + 1);

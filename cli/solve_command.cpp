@@ -8,11 +8,10 @@
 
 #include "bdd/manager.hpp"
 #include "cli/commands.hpp"
+#include "cli/datalog_program.hpp"
 #include "cli/option_values.hpp"
 #include "cli/run_command.hpp"
-#include "solver/checker.hpp"
 #include "solver/engine.hpp"
-#include "solver/parser.hpp"
 #include "solver/stats_report.hpp"
 #include "support/atomic_file.hpp"
 #include "support/error.hpp"
@@ -122,22 +121,15 @@ void write_stats(const std::string& destination, const std::string& report) {
 int run_solve(const SolveArguments& args) {
   const auto start = Clock::now();
   solver::PhaseTimes times;
-  solver::Program program = solver::parse_program_file(args.program);
-  solver::check_program(program);
-  for (const std::string& warning : program.warnings) std::cerr << warning << '\n';
+  const solver::Program program =
+      read_datalog_program(args.program, args.quiet ? nullptr : &std::cerr);
   times.parse = since(start);
 
-  const std::filesystem::path program_dir = std::filesystem::path(args.program).parent_path();
   solver::EngineOptions options;
-  options.input_dir = args.input_dir     ? std::filesystem::path(*args.input_dir)
-                      : program.base_dir ? std::filesystem::path(*program.base_dir)
-                                         : program_dir;
-  if (options.input_dir.empty()) options.input_dir = ".";
+  read_as_bddbddb(options);
+  options.input_dir = input_directory(program, args.program, args.input_dir);
   options.output_dir =
       args.output_dir ? std::filesystem::path(*args.output_dir) : options.input_dir;
-  if (!std::filesystem::is_directory(options.input_dir)) {
-    throw InputError({options.input_dir.string()}, "input directory does not exist");
-  }
   // A missing output directory is created once solving succeeded; a file in its way is an error.
   if (std::filesystem::exists(options.output_dir) &&
       !std::filesystem::is_directory(options.output_dir)) {

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "support/bit_width.hpp"
+#include "support/strongly_connected.hpp"
 
 namespace refract::pointsto {
 
@@ -14,57 +15,6 @@ constexpr std::uint64_t kMaxContexts = std::uint64_t{1} << 62;
 
 std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
   return std::min(a + b, kMaxContexts);  // both are at most 2^62: no overflow
-}
-
-// Tarjan's strongly connected components, without recursion (call chains are deep). Returns
-// each node's component; components are numbered in the order Tarjan completes them, i.e.
-// every component after all components it reaches (callees before callers).
-std::vector<std::size_t> components_of(const std::vector<std::vector<std::size_t>>& successors,
-                                       std::size_t& count) {
-  const std::size_t n = successors.size();
-  constexpr std::size_t kUnvisited = static_cast<std::size_t>(-1);
-  std::vector<std::size_t> index(n, kUnvisited), low(n, 0), component(n, kUnvisited);
-  std::vector<bool> on_stack(n, false);
-  std::vector<std::size_t> stack;
-  std::vector<std::pair<std::size_t, std::size_t>> frames;  // (node, next successor)
-  std::size_t next_index = 0;
-  count = 0;
-  for (std::size_t start = 0; start < n; ++start) {
-    if (index[start] != kUnvisited) continue;
-    frames.emplace_back(start, 0);
-    index[start] = low[start] = next_index++;
-    stack.push_back(start);
-    on_stack[start] = true;
-    while (!frames.empty()) {
-      auto& [node, next] = frames.back();
-      if (next < successors[node].size()) {
-        const std::size_t s = successors[node][next++];
-        if (index[s] == kUnvisited) {
-          index[s] = low[s] = next_index++;
-          stack.push_back(s);
-          on_stack[s] = true;
-          frames.emplace_back(s, 0);
-        } else if (on_stack[s]) {
-          low[node] = std::min(low[node], index[s]);
-        }
-        continue;
-      }
-      const std::size_t done = node;
-      frames.pop_back();
-      if (!frames.empty()) low[frames.back().first] = std::min(low[frames.back().first], low[done]);
-      if (low[done] == index[done]) {
-        std::size_t member;
-        do {
-          member = stack.back();
-          stack.pop_back();
-          on_stack[member] = false;
-          component[member] = count;
-        } while (member != done);
-        ++count;
-      }
-    }
-  }
-  return component;
 }
 
 }  // namespace
@@ -89,7 +39,8 @@ CloningNumbering number_call_paths(const CallGraphIds& graph) {
     if (caller) successors[node_of.at(*caller)].push_back(node_of.at(key.second));
   }
   std::size_t component_count = 0;
-  const std::vector<std::size_t> component = components_of(successors, component_count);
+  const std::vector<std::size_t> component =
+      strongly_connected_components(successors, component_count);
 
   // Incoming edges and roots per component.
   std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> incoming(component_count);

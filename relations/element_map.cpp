@@ -46,20 +46,45 @@ void ElementMap::build_index() const {
   if (indexed_) return;
   index_.reserve(names_.size());
   for (std::uint64_t i = 0; i < names_.size(); ++i) {
-    if (!index_.emplace(names_[i], i).second) duplicates_.emplace(names_[i], i);
+    const auto [it, fresh] = index_.try_emplace(names_[i], i);
+    if (!fresh) {
+      it->second = i;
+      repeated_.insert(names_[i]);
+    }
   }
   indexed_ = true;
+}
+
+bool ElementMap::is_repeated(const std::string& name) const {
+  build_index();
+  return repeated_.count(name) != 0;
 }
 
 std::optional<std::uint64_t> ElementMap::find(const std::string& name) const {
   build_index();
   const auto it = index_.find(name);
   if (it == index_.end()) return std::nullopt;
-  if (const auto dup = duplicates_.find(name); dup != duplicates_.end()) {
-    throw std::invalid_argument("name \"" + name + "\" is ambiguous: it names elements " +
-                                std::to_string(it->second) + " and " + std::to_string(dup->second));
-  }
   return it->second;
+}
+
+std::vector<std::uint64_t> ElementMap::elements_named(const std::string& name) const {
+  std::vector<std::uint64_t> out;
+  for (std::uint64_t i = 0; i < names_.size(); ++i)
+    if (names_[i] == name) out.push_back(i);
+  return out;
+}
+
+std::uint64_t ElementMap::add(std::string name) {
+  const std::uint64_t element = names_.size();
+  if (indexed_) {
+    const auto [it, fresh] = index_.try_emplace(name, element);
+    if (!fresh) {
+      it->second = element;
+      repeated_.insert(name);
+    }
+  }
+  names_.push_back(std::move(name));
+  return element;
 }
 
 std::string ElementMap::label(std::uint64_t element) const {

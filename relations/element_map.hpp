@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace refract::rel {
@@ -21,9 +22,16 @@ class ElementMap {
   std::uint64_t size() const { return names_.size(); }
   // Name of element i, or nullptr if the map has no line for it.
   const std::string* name(std::uint64_t element) const;
-  // The element called `name`; throws std::invalid_argument if the name is
-  // on several lines (ambiguous) and returns nullopt if it is on none.
+  // The element called `name`: every line is an element of its own, and a name on several
+  // lines stands for the last of them (bddbddb's maps, jwutil's IndexMap.loadStringMap);
+  // nullopt if no line has it.
   std::optional<std::uint64_t> find(const std::string& name) const;
+  // Whether several lines have `name`, and every element called `name`, in order.
+  bool is_repeated(const std::string& name) const;
+  std::vector<std::uint64_t> elements_named(const std::string& name) const;
+  // A new last element called `name` (bddbddb's Domain.namedConstant for a name its map
+  // lacks); returns its number.
+  std::uint64_t add(std::string name);
   // Element i's name, or its number when the map does not name it.
   std::string label(std::uint64_t element) const;
 
@@ -32,8 +40,8 @@ class ElementMap {
  private:
   void build_index() const;
   std::vector<std::string> names_;
-  mutable std::unordered_map<std::string, std::uint64_t> index_;  // name -> element, built lazily
-  mutable std::unordered_map<std::string, std::uint64_t> duplicates_;  // name -> second line
+  mutable std::unordered_map<std::string, std::uint64_t> index_;  // name -> last element, lazily
+  mutable std::unordered_set<std::string> repeated_;              // names on several lines
   mutable bool indexed_ = false;
 };
 

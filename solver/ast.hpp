@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <variant>
 #include <vector>
@@ -29,10 +31,22 @@ struct AttributeDecl {
 
 enum class RelationFlag { kInput, kInputTuples, kOutput, kOutputTuples, kPrintSize, kPrintTuples };
 
+// A relation option like `v<h` (attribute v's instance above h's in the variable order) or
+// `dest=source` (the two interleaved): bddbddb's hints for an order it finds itself. The
+// order refract chooses when the program gives none honours them.
+struct OrderConstraint {
+  std::size_t left = 0;  // attribute indices
+  std::size_t right = 0;
+  bool interleaved = false;  // '=' (else '<')
+  std::string text;          // as written, for messages
+  SourceLocation where;
+};
+
 struct RelationDecl {
   std::string name;
   std::vector<AttributeDecl> attributes;
   std::vector<RelationFlag> flags;
+  std::vector<OrderConstraint> order_constraints;
   SourceLocation where;
 
   bool has(RelationFlag flag) const {
@@ -83,6 +97,9 @@ struct Rule {
   std::vector<Literal> body;  // empty for a fact: "r(1, 2)."
   std::string text;           // the rule as written, one line, for messages and profiles
   SourceLocation where;
+  // bddbddb's `number` option: the body is a graph (its first atom the roots, the others
+  // edges) whose paths the head numbers (solver/numbering_rule.hpp) instead of a join.
+  std::optional<SourceLocation> numbering;
 };
 
 struct Program {
@@ -97,11 +114,31 @@ struct Program {
   std::optional<std::uint64_t> bdd_nodes;  // .bddnodes
   std::optional<std::uint64_t> bdd_cache;  // .bddcache
   std::optional<std::string> base_dir;     // .basedir, already joined onto the program's dir
+  // .strict: a relation a rule uses must be declared (else its first use declares it, as
+  // bddbddb does).
+  bool strict_declarations = false;
 
   std::vector<std::string> warnings;  // "FILE:LINE:COL: warning: ..."
 
   const DomainDecl* find_domain(const std::string& name) const;
   const RelationDecl* find_relation(const std::string& name) const;
 };
+
+// The domain (name) of each variable of `rule`, from the attribute positions it fills in the
+// head and body; a variable seen only in comparisons takes the domain of the other side.
+// Variables of unknown relations or positions are left out (the checker names them).
+std::map<std::string, std::string> variable_domains(const Program& program, const Rule& rule);
+
+// The variables of `rule` that a positive body atom binds, directly or through `=` with a
+// constant or with a variable so bound.
+std::set<std::string> bound_variables(const Rule& rule);
+// Variables written only in one negated atom (once or more): like `_` there, they are
+// quantified inside the negation: `!s(x, y)` holds when s(x, y) holds for no y. (bddbddb
+// quantifies them out of the complement instead, which holds for almost every x.)
+std::set<std::string> negation_local_variables(const Rule& rule);
+// The rule's other variables (head, negated atoms, comparisons) that neither of the above
+// binds, in the order first written. bddbddb's meaning, which refract keeps: each ranges over
+// every element of its domain.
+std::vector<std::string> unbound_variables(const Rule& rule);
 
 }  // namespace refract::solver

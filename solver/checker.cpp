@@ -1,5 +1,6 @@
 #include "solver/checker.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <unordered_map>
 #include <unordered_set>
@@ -91,7 +92,7 @@ class Checker {
   void check_rule(const Rule& rule);
   const RelationDecl& resolve(const Atom& atom) const;
   void check_value(const Term& term, const DomainDecl& domain) const;
-  void check_safety(const Rule& rule) const;
+  void check_numbering(const Rule& rule) const;
   void check_comparisons(const Rule& rule, Variables& variables) const;
 
   const Program& program_;
@@ -119,21 +120,30 @@ void Checker::declarations() {
     if (relation.attributes.empty())
       fail(relation.where,
            "relation " + quoted(relation.name) + " must have at least one attribute");
-    std::unordered_set<std::string> names;
+    // Attribute names may repeat (bddbddb's `aT (type:T0, type:T1)`): arguments are matched
+    // by position, never by name.
     std::unordered_set<std::string> instances;
     for (const AttributeDecl& attribute : relation.attributes) {
       if (!domains_.count(attribute.domain))
         fail(attribute.where, "unknown domain " + quoted(attribute.domain) + " for attribute " +
                                   quoted(attribute.name) + " of relation " + quoted(relation.name));
-      if (!names.insert(attribute.name).second)
-        fail(attribute.where, "attribute " + quoted(attribute.name) +
-                                  " appears twice in relation " + quoted(relation.name));
       if (attribute.instance) {
         const std::string instance = attribute.domain + std::to_string(*attribute.instance);
         if (!instances.insert(instance).second)
           fail(attribute.where, "domain instance " + quoted(instance) +
                                     " appears twice in relation " + quoted(relation.name));
       }
+    }
+    for (const OrderConstraint& constraint : relation.order_constraints) {
+      if (constraint.left >= relation.attributes.size() ||
+          constraint.right >= relation.attributes.size())
+        fail(constraint.where, "order constraint '" + constraint.text +
+                                   "' names an attribute relation " + quoted(relation.name) +
+                                   " does not have");
+      if (constraint.left == constraint.right)
+        fail(constraint.where, "order constraint '" + constraint.text +
+                                   "' relates an attribute of relation " + quoted(relation.name) +
+                                   " to itself");
     }
   }
 }
@@ -165,10 +175,6 @@ void Checker::check_rule(const Rule& rule) {
   for (const Literal& literal : rule.body)
     if (const Atom* atom = std::get_if<Atom>(&literal)) atoms.emplace_back(atom, &resolve(*atom));
 
-  for (const Term& term : rule.head.arguments)
-    if (term.kind == Term::Kind::kWildcard)
-      fail(term.where, "'_' cannot appear in the head of a rule; use '*' for any value");
-
   for (const Literal& literal : rule.body) {
     const Comparison* comparison = std::get_if<Comparison>(&literal);
     if (!comparison) continue;
@@ -196,65 +202,65 @@ void Checker::check_rule(const Rule& rule) {
     }
   }
 
-  check_safety(rule);
   check_comparisons(rule, variables);
+  if (rule.numbering) check_numbering(rule);
 }
 
-// A variable is bound by a positive body atom, or by '=' to a constant or a
-// bound variable; heads, negated atoms and comparisons need bound variables.
-void Checker::check_safety(const Rule& rule) const {
-  std::unordered_set<std::string> bound;
-  for (const Literal& literal : rule.body)
-    if (const Atom* atom = std::get_if<Atom>(&literal); atom && !atom->negated)
-      for (const Term& term : atom->arguments)
-        if (is_variable(term)) bound.insert(term.text);
-  auto is_bound = [&](const Term& term) { return is_constant(term) || bound.count(term.text); };
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (const Literal& literal : rule.body) {
-      const Comparison* comparison = std::get_if<Comparison>(&literal);
-      if (!comparison || comparison->op != CompareOp::kEq) continue;
-      const Term& left = comparison->left;
-      const Term& right = comparison->right;
-      for (const auto& [side, other] : {std::pair{&left, &right}, std::pair{&right, &left}}) {
-        if (is_variable(*side) && !is_bound(*side) && is_bound(*other)) {
-          bound.insert(side->text);
-          changed = true;
-        }
-      }
-    }
-  }
-
-  for (const Term& term : rule.head.arguments)
-    if (is_variable(term) && !is_bound(term))
-      fail(term.where,
-           "variable " + quoted(term.text) + " in the head is not bound by a positive body atom");
+// bddbddb's `number` rule, e.g. `IEnum(i, m, c, d) :- roots(m), calls(m, i), target(i, m).`:
+// the first body atom lists the roots (its one variable), every other atom the edges from
+// its first variable's node to its second's; the head names the two variables of one edge
+// atom, then the numbers of that edge's source and target.
+void Checker::check_numbering(const Rule& rule) const {
+  const SourceLocation& where = *rule.numbering;
+  auto shape = [](const std::string& what) { return "numbering rule: " + what; };
+  std::vector<const Atom*> atoms;
   for (const Literal& literal : rule.body) {
-    if (const Atom* atom = std::get_if<Atom>(&literal)) {
-      if (!atom->negated) continue;
-      for (const Term& term : atom->arguments)
-        if (is_variable(term) && !is_bound(term))
-          fail(term.where, "variable " + quoted(term.text) + " in negated atom '!" +
-                               atom->relation + "' is not bound by a positive body atom");
-      continue;
-    }
-    const Comparison& comparison = std::get<Comparison>(literal);
-    const Term* unbound = nullptr;
-    bool any_bound_variable = false;
-    for (const Term* side : {&comparison.left, &comparison.right}) {
-      if (!is_variable(*side)) continue;
-      if (is_bound(*side))
-        any_bound_variable = true;
-      else if (!unbound)
-        unbound = side;
-    }
-    if (!unbound) continue;
-    if (!any_bound_variable)
-      fail(comparison.where,
-           "comparison " + comparison_text(comparison) + " uses only unbound variables");
-    fail(unbound->where, "variable " + quoted(unbound->text) + " in comparison " +
-                             comparison_text(comparison) + " is not bound by a positive body atom");
+    const Atom* atom = std::get_if<Atom>(&literal);
+    if (atom == nullptr)
+      fail(std::get<Comparison>(literal).where, shape("a comparison cannot be part of the graph"));
+    if (atom->negated) fail(atom->where, shape("a negated atom cannot be part of the graph"));
+    atoms.push_back(atom);
   }
+  if (atoms.size() < 2) fail(where, shape("needs a root atom and at least one edge atom"));
+  int root_variables = 0;
+  for (const Term& t : atoms[0]->arguments) {
+    if (is_variable(t)) {
+      ++root_variables;
+    } else if (t.kind != Term::Kind::kWildcard) {
+      fail(t.where, shape("the root atom takes one variable and '_' elsewhere"));
+    }
+  }
+  if (root_variables != 1)
+    fail(atoms[0]->where, shape("the root atom takes one variable and '_' elsewhere"));
+  std::unordered_set<std::string> body_variables;
+  for (std::size_t a = 1; a < atoms.size(); ++a) {
+    const Atom& edge = *atoms[a];
+    if (edge.arguments.size() != 2 || !is_variable(edge.arguments[0]) ||
+        !is_variable(edge.arguments[1]) || edge.arguments[0].text == edge.arguments[1].text)
+      fail(edge.where, shape("an edge atom takes two different variables, source and target"));
+  }
+  for (const Atom* atom : atoms)
+    for (const Term& t : atom->arguments)
+      if (is_variable(t)) body_variables.insert(t.text);
+  const std::vector<Term>& head = rule.head.arguments;
+  if (head.size() != 4 || !std::all_of(head.begin(), head.end(), is_variable))
+    fail(rule.head.where,
+         shape("the head takes four variables: an edge's source and target, then their numbers"));
+  bool names_an_edge = false;
+  for (std::size_t a = 1; a < atoms.size(); ++a)
+    names_an_edge = names_an_edge || (atoms[a]->arguments[0].text == head[0].text &&
+                                      atoms[a]->arguments[1].text == head[1].text);
+  if (!names_an_edge)
+    fail(rule.head.where, shape("the head's first two variables must be those of an edge atom"));
+  for (std::size_t i = 2; i < 4; ++i)
+    if (body_variables.count(head[i].text) != 0)
+      fail(head[i].where,
+           shape("number variable " + quoted(head[i].text) + " must not appear in the body"));
+  if (head[2].text == head[3].text)
+    fail(head[3].where, shape("the source and target numbers need two variables"));
+  const RelationDecl& relation = *relations_.at(rule.head.relation);
+  if (relation.attributes[2].domain != relation.attributes[3].domain)
+    fail(rule.head.where, shape("the source and target numbers must be of one domain"));
 }
 
 // Both sides of a comparison live in one domain; a variable that appears only
@@ -337,7 +343,7 @@ std::vector<std::string> program_warnings(const Program& program) {
           !relation->has(RelationFlag::kInputTuples) && reported.insert(relation->name).second)
         warn(atom->where, "relation " + quoted(relation->name) +
                               " is never defined by a rule nor an input, so it is empty");
-      // Single occurrences elsewhere are unbound variables, which the checker rejects.
+      // Elsewhere a single occurrence is a variable no atom binds: its whole domain.
       if (atom->negated) continue;
       for (const Term& term : atom->arguments)
         if (is_variable(term) && occurrences[term.text] == 1)

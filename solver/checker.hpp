@@ -1,6 +1,7 @@
-// The meaning of a parsed program: names resolve, arities and domains agree,
-// every rule is safe, constants fit their domains. The evaluators rely on a
-// program that passed check_program().
+// The meaning of a parsed program: names resolve, arities and domains agree, every
+// variable has a domain, constants fit their domains, numbering rules have their shape. A
+// variable no positive atom binds is legal: as in bddbddb, it ranges over its whole domain
+// (unbound_variables, ast.hpp). The evaluators rely on a program that passed check_program().
 #pragma once
 
 #include <string>

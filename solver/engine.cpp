@@ -19,7 +19,10 @@
 #include "relations/element_map.hpp"
 #include "relations/relation.hpp"
 #include "relations/tuple_io.hpp"
+#include "solver/default_order.hpp"
 #include "solver/instance_layout.hpp"
+#include "solver/named_constants.hpp"
+#include "solver/numbering_rule.hpp"
 #include "solver/rule_plan.hpp"
 #include "solver/step_timer.hpp"
 #include "solver/stratify.hpp"
@@ -138,18 +141,22 @@ struct Engine::State {
 
 void Engine::State::build_domains() {
   space = std::make_unique<rel::DomainSpace>(options.bdd);
+  std::vector<std::optional<rel::ElementMap>> maps;
   for (const DomainDecl& d : program.domains) {
-    rel::DomainId id = 0;
     try {
-      id = space->add_domain(d.name, d.size);
+      space->add_domain(d.name, d.size);
     } catch (const std::invalid_argument& e) {
       throw InputError(d.where, e.what());
     }
-    if (d.map_file) {
-      const std::filesystem::path file = options.input_dir / *d.map_file;
-      space->set_map(id, rel::ElementMap::load(file, d.size));
-    }
+    maps.emplace_back();
+    if (d.map_file) maps.back() = rel::ElementMap::load(options.input_dir / *d.map_file, d.size);
   }
+  const std::vector<std::string> notes =
+      resolve_named_constants(program, maps, options.new_elements_for_missing_names);
+  if (progress())
+    for (const std::string& note : notes) *progress() << note << '\n';
+  for (rel::DomainId id = 0; id < maps.size(); ++id)
+    if (maps[id]) space->set_map(id, std::move(*maps[id]));
   for (const auto& [name, lanes] : options.domain_lanes) {
     const std::optional<rel::DomainId> id = space->find_domain(name);
     if (!id) throw InputError({program.file}, "lanes given for domain " + name + ", not declared");
@@ -165,21 +172,46 @@ void Engine::State::choose_order() {
   const InstanceLayout layout = lay_out_instances(program);
   SourceLocation where{"--order", 1, 0};
   std::string text;
+  auto note = [&](const std::string& line) {
+    if (progress()) *progress() << "[order] " << line << '\n';
+  };
   if (options.var_order) {
     text = *options.var_order;
   } else if (program.var_order) {
     text = *program.var_order;
     where = program.var_order_where.value_or(SourceLocation{program.file, 0, 0});
   } else {
-    text = default_var_order(program, layout);
+    const DefaultOrder chosen = default_var_order(program, layout);
+    text = chosen.text;
+    for (const std::string& line : chosen.notes) note(line);
+  }
+  const std::string given = text;
+  if (options.var_order || program.var_order) {
+    for (const RelationDecl& r : program.relations)
+      if (!r.order_constraints.empty()) {
+        note(r.order_constraints.front().where.to_string() +
+             ": relation order constraints are a bddbddb hint that refract does not use when "
+             "the order is given");
+        break;
+      }
+    if (options.complete_var_order) {
+      const bdd::CompletedVarOrder completed = bdd::complete_var_order(
+          text, needed_instance_names(program, layout), instance_domains(program));
+      for (const std::string& line : completed.notes)
+        note(where.to_string() + ": variable order \"" + given + "\": " + line);
+      if (completed.text != given) note("variable order used: " + completed.text);
+      text = completed.text;
+    }
   }
   bdd::VarOrder order;
   try {
     order = bdd::parse_var_order(text, space->instance_names());
   } catch (const bdd::VarOrderError& e) {
-    if (where.file == "--order") {
+    // Columns of a completed order are not those of the text as written: only the message
+    // then points into it.
+    if (text == given && where.file == "--order") {
       where.column = e.column();
-    } else if (where.column > 0) {
+    } else if (text == given && where.column > 0) {
       where.column += e.column() - 1;  // the directive's order text is one run of the line
     }
     throw InputError(where, std::string(e.what()) + " (at column " + std::to_string(e.column()) +
@@ -272,6 +304,10 @@ void Engine::State::plan_rules(const std::vector<Stratum>& strata) {
   }
   for (std::size_t r = 0; r < program.rules.size(); ++r) {
     const Rule& rule = program.rules[r];
+    if (rule.numbering && !recursive[r].empty())
+      throw InputError(*rule.numbering,
+                       "numbering rule: its head depends on itself (bddbddb cannot number paths "
+                       "in a cycle either)");
     plans.push_back(plan_rule(rule, shapes, *space, recursive[r]));
     std::optional<RulePlan> alternative;
     std::size_t stratum_atoms = 0, first_stratum_atom = 0;
@@ -775,6 +811,17 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
   for (std::size_t rule : stratum.rules) {
     const RulePlan& plan = plans[rule];
     RuleState& rs = state[rule];
+    if (program.rules[rule].numbering) {  // a graph, not a join: solver/numbering_rule.hpp
+      absorb(rule, run_rule(rule, [&] {
+               return evaluate_numbering_rule(
+                   program.rules[rule],
+                   [&](const std::string& name) -> const rel::Relation& {
+                     return relations[relation_index.at(name)];
+                   },
+                   relations[plan.head]);
+             }));
+      continue;
+    }
     if (!stratum.recursive) {
       if (std::optional<Bdd> result = run_rule_on_tuples(rule)) {
         absorb(rule, *result);
@@ -991,6 +1038,7 @@ void Engine::run() {
     try {
       s.position = "planning the rules";
       s.plan_rules(strata);
+      if (s.options.plan_only) return;
       s.last_results.assign(s.plans.size(), Bdd::zero());
       for (std::size_t i = 0; i < strata.size(); ++i)
         s.evaluate_stratum(strata[i], i + 1, strata.size());

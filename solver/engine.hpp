@@ -60,6 +60,16 @@ struct EngineOptions {
   // Domains laid out in lanes (rel::DomainSpace::set_lanes): name -> equal fields the order
   // interleaves bit by bit, for domains that are tuples of elements (contexts).
   std::map<std::string, unsigned> domain_lanes;
+  // bddbddb's own behaviour, for programs written for it (refract solve sets both):
+  //  * an order given by --order or .bddvarorder that misses instances the program uses, or
+  //    names others, is completed (bdd::complete_var_order) instead of rejected;
+  //  * a quoted name a domain's map lacks becomes a new element of the domain where it has
+  //    room for one (solver/named_constants.hpp), instead of matching nothing in a body and
+  //    failing in a head.
+  bool complete_var_order = false;
+  bool new_elements_for_missing_names = false;
+  // run() stops once the inputs are loaded and every rule is planned (refract check).
+  bool plan_only = false;
 };
 
 // Per-rule profile, reported by --stats.
@@ -71,8 +81,9 @@ struct RuleProfile {
   double seconds = 0;
   BigUint result_tuples;  // tuples the rule produced in its last evaluation (with profile on)
   std::uint64_t peak_nodes = 0;  // node table occupancy seen right after its evaluations
-  // Per step of its plan: which body literal (0-based) the step evaluates, and its time.
-  std::vector<std::size_t> step_literals;
+  // Per step of its plan: which body literal (0-based) the step evaluates (-1: the domain of
+  // a variable no literal binds), and its time.
+  std::vector<std::int64_t> step_literals;
   std::vector<double> step_seconds;
   // The products of semi-naive evaluations within step_seconds, by the side that changed: the
   // prefix before the step joined with what the step's atom gained (`atom_delta`), and what

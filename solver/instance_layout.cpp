@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "relations/domain_space.hpp"
+
 namespace refract::solver {
 
 namespace {
@@ -14,44 +16,6 @@ void need(InstanceLayout& layout, const std::string& domain, unsigned count,
     current = count;
     layout.needed_by[domain] = by;
   }
-}
-
-// Domain of each variable of a rule, from the attribute positions it fills.
-std::map<std::string, std::string> variable_domains(const Program& program, const Rule& rule) {
-  std::map<std::string, std::string> domains;
-  auto visit_atom = [&](const Atom& atom) {
-    const RelationDecl* decl = program.find_relation(atom.relation);
-    if (decl == nullptr) return;
-    for (std::size_t i = 0; i < atom.arguments.size() && i < decl->attributes.size(); ++i) {
-      if (atom.arguments[i].kind == Term::Kind::kVariable) {
-        domains.emplace(atom.arguments[i].text, decl->attributes[i].domain);
-      }
-    }
-  };
-  visit_atom(rule.head);
-  for (const Literal& literal : rule.body) {
-    if (const Atom* atom = std::get_if<Atom>(&literal)) visit_atom(*atom);
-  }
-  // Variables seen only in comparisons take the domain of the other side.
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (const Literal& literal : rule.body) {
-      const Comparison* c = std::get_if<Comparison>(&literal);
-      if (c == nullptr || c->left.kind != Term::Kind::kVariable ||
-          c->right.kind != Term::Kind::kVariable)
-        continue;
-      const auto l = domains.find(c->left.text);
-      const auto r = domains.find(c->right.text);
-      if (l != domains.end() && r == domains.end()) {
-        domains.emplace(c->right.text, l->second);
-        changed = true;
-      } else if (r != domains.end() && l == domains.end()) {
-        domains.emplace(c->left.text, r->second);
-        changed = true;
-      }
-    }
-  }
-  return domains;
 }
 
 }  // namespace
@@ -90,17 +54,21 @@ InstanceLayout lay_out_instances(const Program& program) {
   return layout;
 }
 
-std::string default_var_order(const Program& program, const InstanceLayout& layout) {
-  std::string order;
-  for (const DomainDecl& d : program.domains) {
-    if (!order.empty()) order += '_';
-    const unsigned count = std::max(1U, layout.instances_needed.at(d.name));
-    for (unsigned k = 0; k < count; ++k) {
-      if (k > 0) order += 'x';
-      order += d.name + std::to_string(k);
-    }
-  }
-  return order;
+std::vector<std::string> needed_instance_names(const Program& program,
+                                               const InstanceLayout& layout) {
+  std::vector<std::string> out;
+  for (const DomainDecl& d : program.domains)
+    for (unsigned k = 0; k < layout.instances_needed.at(d.name); ++k)
+      out.push_back(d.name + std::to_string(k));
+  return out;
+}
+
+std::map<std::string, std::string> instance_domains(const Program& program) {
+  std::map<std::string, std::string> out;
+  for (const DomainDecl& d : program.domains)
+    for (unsigned k = 0; k < rel::DomainSpace::kMaxInstances; ++k)
+      out.emplace(d.name + std::to_string(k), d.name);
+  return out;
 }
 
 }  // namespace refract::solver

@@ -22,9 +22,10 @@ struct InstanceLayout {
 
 InstanceLayout lay_out_instances(const Program& program);
 
-// The order used when neither --order nor .bddvarorder gives one: one block per
-// domain in declaration order, its instances interleaved (V0xV1_H0xH1_...), so
-// that renaming between instances of one domain stays cheap.
-std::string default_var_order(const Program& program, const InstanceLayout& layout);
+// The instances the program uses ("V0", "V1", ...), domains in declaration order.
+std::vector<std::string> needed_instance_names(const Program& program,
+                                               const InstanceLayout& layout);
+// Every name an order may give an instance of a declared domain (V0..V63), with its domain.
+std::map<std::string, std::string> instance_domains(const Program& program);
 
 }  // namespace refract::solver

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <climits>
 #include <fstream>
+#include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <system_error>
 #include <unordered_map>
@@ -66,21 +69,45 @@ std::string warning(const SourceLocation& where, const std::string& message) {
   return where.to_string() + ": warning: " + message;
 }
 
-// bddbddb's rule options; refract implements none of them.
-constexpr std::array<std::string_view, 11> kRuleOptions = {
-    "split", "number", "single", "cacheafterrename", "findbestorder", "trace", "tracefull",
-    "pri",   "pre",    "post",   "modifies"};
+// Two declarations of a relation with the same attributes (names and domains, in order).
+bool same_attributes(const RelationDecl& a, const RelationDecl& b) {
+  if (a.attributes.size() != b.attributes.size()) return false;
+  for (std::size_t i = 0; i < a.attributes.size(); ++i)
+    if (a.attributes[i].name != b.attributes[i].name ||
+        a.attributes[i].domain != b.attributes[i].domain ||
+        a.attributes[i].instance != b.attributes[i].instance)
+      return false;
+  return true;
+}
 
-// bddbddb directives that change what is computed or how: refract cannot
-// honour them, so a program using them is rejected rather than run differently.
-constexpr std::array<std::string_view, 5> kUnsupportedDirectives = {
-    "findbestorder", "incremental", "dot", "split_all_rules", "bddminfree"};
+// ... and the same options: flags and order constraints.
+bool same_options(const RelationDecl& a, const RelationDecl& b) {
+  const std::set<RelationFlag> a_flags(a.flags.begin(), a.flags.end());
+  const std::set<RelationFlag> b_flags(b.flags.begin(), b.flags.end());
+  if (a_flags != b_flags || a.order_constraints.size() != b.order_constraints.size()) return false;
+  for (std::size_t i = 0; i < a.order_constraints.size(); ++i)
+    if (a.order_constraints[i].text != b.order_constraints[i].text) return false;
+  return true;
+}
 
-// bddbddb directives that only change its logging or how strictly it reads
-// declarations. Results do not depend on them, so refract accepts them with a
-// warning instead of refusing programs written for bddbddb.
-constexpr std::array<std::string_view, 5> kIgnoredDirectives = {"noisy", "trace", "report_stats",
-                                                                "strict", "singleignore"};
+// bddbddb's rule options that change how it evaluates a rule, never what the rule derives:
+// splitting it into binary joins, its priority in the iteration order, caching before or
+// after renames, searching for a better order, tracing. refract accepts and ignores them.
+constexpr std::array<std::string_view, 6> kRuleHints = {
+    "split", "pri", "cacheafterrename", "findbestorder", "trace", "tracefull"};
+
+// bddbddb directives that change what is computed or produced: refract cannot honour them,
+// so a program using them is rejected rather than run differently. `.dot` writes graph files
+// of relations that refract does not write.
+constexpr std::array<std::string_view, 1> kUnsupportedDirectives = {"dot"};
+
+// bddbddb directives that only change its logging, how strictly it reads declarations, or how
+// it evaluates (splitting rules, order search and learning, incremental evaluation, the BDD
+// library's free-node threshold). Results do not depend on them, so refract accepts them with
+// a warning instead of refusing programs written for bddbddb.
+constexpr std::array<std::string_view, 9> kIgnoredDirectives = {
+    "noisy",         "trace",          "report_stats", "singleignore", "split_all_rules",
+    "findbestorder", "learnbestorder", "incremental",  "bddminfree"};
 
 template <std::size_t N>
 bool contains(const std::array<std::string_view, N>& names, std::string_view name) {
@@ -98,6 +125,7 @@ struct ParseState {
   std::vector<IncludeFrame> includes;  // the files being parsed, outermost first
   std::unordered_map<std::string, std::size_t> domain_index;
   std::unordered_map<std::string, std::size_t> relation_index;
+  std::set<std::string> hints_named;  // evaluation hints already warned about, once each
 };
 
 class FileParser {
@@ -132,7 +160,12 @@ class FileParser {
   Atom atom(const Token& first, bool negated);
   Term term(const Token& token);
   Literal literal();
-  void rule_options();
+  void rule_options(Rule& rule);
+  void skip_rule_option_number(const Token& option);
+  void modified_relations(const Token& option);
+  void relation_option(RelationDecl& decl, const Token& option);
+  void name_hint(const SourceLocation& where, const std::string& what);
+  bool query_follows(const Token& token);
 
   ParseState& state_;
   Lexer lexer_;
@@ -239,9 +272,16 @@ void FileParser::domain() {
   end_of_line("the declaration of domain '" + name.text + "'");
 
   auto [it, inserted] = state_.domain_index.emplace(decl.name, program().domains.size());
-  if (!inserted)
-    fail(name.where, "domain '" + name.text + "' is declared twice (first at " +
-                         program().domains[it->second].where.to_string() + ")");
+  if (!inserted) {
+    // bddbddb reports a repeated domain and goes on with the first declaration.
+    const DomainDecl& first = program().domains[it->second];
+    const bool same = first.size == decl.size && first.map_file == decl.map_file;
+    program().warnings.push_back(
+        warning(name.where, "domain '" + name.text + "' is declared again (first at " +
+                                first.where.to_string() + ")" + (same ? "" : " differently") +
+                                "; the first declaration holds, as in bddbddb"));
+    return;
+  }
   program().domains.push_back(std::move(decl));
 }
 
@@ -272,29 +312,88 @@ void FileParser::relation() {
     if (separator.kind == TokenKind::kRParen) break;
     if (separator.kind != TokenKind::kComma) fail_expected(separator, "',' or ')' " + context);
   }
-  while (std::optional<Token> option = lexer_.next_word()) {
-    static const std::array<std::pair<std::string_view, RelationFlag>, 6> kFlags = {{
-        {"input", RelationFlag::kInput},
-        {"inputtuples", RelationFlag::kInputTuples},
-        {"output", RelationFlag::kOutput},
-        {"outputtuples", RelationFlag::kOutputTuples},
-        {"printsize", RelationFlag::kPrintSize},
-        {"printtuples", RelationFlag::kPrintTuples},
-    }};
-    const auto flag = std::find_if(kFlags.begin(), kFlags.end(), [&](const auto& entry) {
-      return option->kind == TokenKind::kWord && entry.first == option->text;
-    });
-    if (flag == kFlags.end())
-      fail(option->where, "unsupported relation option " + describe(*option));
-    if (!decl.has(flag->second)) decl.flags.push_back(flag->second);
-  }
+  while (std::optional<Token> option = lexer_.next_word()) relation_option(decl, *option);
   lexer_.next();  // the line break
 
   auto [it, inserted] = state_.relation_index.emplace(decl.name, program().relations.size());
-  if (!inserted)
-    fail(name.where, "relation '" + name.text + "' is declared twice (first at " +
-                         program().relations[it->second].where.to_string() + ")");
+  if (!inserted) {
+    // bddbddb's parser of the examples' time reported a repeated declaration and kept the
+    // first, options and all (its later parser rejects any repeat). A repeat with other
+    // attributes would make the rules written after it mean something else: an error.
+    const RelationDecl& first = program().relations[it->second];
+    if (!same_attributes(first, decl))
+      fail(name.where, "relation '" + name.text +
+                           "' is declared twice with different attributes (first at " +
+                           first.where.to_string() + ")");
+    program().warnings.push_back(
+        warning(name.where, "relation '" + name.text + "' is declared again (first at " +
+                                first.where.to_string() + "); the first declaration holds" +
+                                (same_options(first, decl) ? "" : ", with its options") +
+                                ", as in bddbddb"));
+    return;
+  }
   program().relations.push_back(std::move(decl));
+}
+
+// One option after a relation's attributes: a flag, bddbddb's `pri=N` hint, or an order
+// constraint between two attributes (`a<b`: a's instance above b's; `a=b`: interleaved).
+void FileParser::relation_option(RelationDecl& decl, const Token& option) {
+  static const std::array<std::pair<std::string_view, RelationFlag>, 6> kFlags = {{
+      {"input", RelationFlag::kInput},
+      {"inputtuples", RelationFlag::kInputTuples},
+      {"output", RelationFlag::kOutput},
+      {"outputtuples", RelationFlag::kOutputTuples},
+      {"printsize", RelationFlag::kPrintSize},
+      {"printtuples", RelationFlag::kPrintTuples},
+  }};
+  const std::string& text = option.text;
+  if (option.kind == TokenKind::kWord) {
+    const auto flag = std::find_if(kFlags.begin(), kFlags.end(),
+                                   [&](const auto& entry) { return entry.first == text; });
+    if (flag != kFlags.end()) {
+      if (!decl.has(flag->second)) decl.flags.push_back(flag->second);
+      return;
+    }
+    if (text.rfind("pri=", 0) == 0) {
+      const std::string_view number = std::string_view(text).substr(text[4] == '-' ? 5 : 4);
+      if (!all_digits(number))
+        fail(option.where, "relation option '" + text + "' needs a whole number after 'pri='");
+      name_hint(option.where, "relation option 'pri'");
+      return;
+    }
+    if (text == "{")
+      fail(option.where,
+           "relation code blocks '{ ... }' are not supported by refract (bddbddb runs their Java "
+           "code whenever the relation changes)");
+    const std::size_t op = text.find_first_of("<=");
+    auto is_word = [](std::string_view w) {
+      return !w.empty() && std::all_of(w.begin(), w.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+      });
+    };
+    if (op != std::string::npos && is_word(std::string_view(text).substr(0, op)) &&
+        is_word(std::string_view(text).substr(op + 1))) {
+      // bddbddb takes the last attribute of a repeated name.
+      auto attribute = [&](const std::string& attribute_name) {
+        std::optional<std::size_t> found;
+        for (std::size_t i = 0; i < decl.attributes.size(); ++i)
+          if (decl.attributes[i].name == attribute_name) found = i;
+        if (!found)
+          fail(option.where, "order constraint '" + text + "' names '" + attribute_name +
+                                 "', not an attribute of relation '" + decl.name + "'");
+        return *found;
+      };
+      OrderConstraint constraint;
+      constraint.left = attribute(text.substr(0, op));
+      constraint.right = attribute(text.substr(op + 1));
+      constraint.interleaved = text[op] == '=';
+      constraint.text = text;
+      constraint.where = option.where;
+      decl.order_constraints.push_back(std::move(constraint));
+      return;
+    }
+  }
+  fail(option.where, "unsupported relation option " + describe(option));
 }
 
 std::uint64_t FileParser::positive_number_argument(const std::string& directive) {
@@ -328,8 +427,13 @@ void FileParser::directive() {
     program().bdd_nodes = positive_number_argument(directive);
   } else if (name.text == "bddcache") {
     program().bdd_cache = positive_number_argument(directive);
+  } else if (name.text == "strict") {
+    const std::string value = lexer_.rest_of_line().text;  // bddbddb: on unless "no"/"false"
+    program().strict_declarations = value != "no" && value != "false";
   } else if (contains(kUnsupportedDirectives, name.text)) {
-    fail(dot.where, "directive '" + directive + "' is not supported by refract");
+    fail(dot.where, "directive '" + directive +
+                        "' is not supported by refract (bddbddb writes .dot graphs of relations, "
+                        "which refract does not)");
   } else if (contains(kIgnoredDirectives, name.text)) {
     program().warnings.push_back(
         warning(dot.where, "directive '" + directive + "' has no effect in refract"));
@@ -487,6 +591,11 @@ Literal FileParser::literal() {
   const Token op = rule_next();
   switch (op.kind) {
     case TokenKind::kEq:
+      if (const Token next = rule_peek(); next.kind == TokenKind::kGt && !next.space_before)
+        fail(op.where,
+             "the domain map operator '=>' is not supported by refract (bddbddb grows the "
+             "right-hand domain by the elements of the left-hand one, at offsets that depend on "
+             "the order its hash table lists such maps)");
       comparison.op = CompareOp::kEq;
       break;
     case TokenKind::kNe:
@@ -522,11 +631,20 @@ void FileParser::rule() {
   if (first.kind == TokenKind::kBang) fail(first.where, "the head of a rule cannot be negated");
   rule.head = atom(first, false);
   const Token separator = rule_next();
+  if (separator.kind != TokenKind::kImplies && separator.kind != TokenKind::kDot &&
+      query_follows(separator))
+    fail(rule_start_,
+         "bddbddb queries ('...?') are not supported by refract; write a rule into "
+         "a printtuples relation instead");
   if (separator.kind == TokenKind::kImplies) {
     for (;;) {
       rule.body.push_back(literal());
       const Token next = rule_next();
       if (next.kind == TokenKind::kDot) break;
+      if (query_follows(next))
+        fail(rule_start_,
+             "bddbddb queries ('...?') are not supported by refract; write a rule "
+             "into a printtuples relation instead");
       if (next.kind != TokenKind::kComma) fail_expected(next, "',' or '.' after a literal");
     }
   } else if (separator.kind != TokenKind::kDot) {
@@ -536,21 +654,97 @@ void FileParser::rule() {
     if (!rule.text.empty() && token.space_before) rule.text += ' ';
     rule.text += token.kind == TokenKind::kString ? "\"" + token.text + "\"" : token.text;
   }
-  rule_options();
+  rule_options(rule);
   program().rules.push_back(std::move(rule));
 }
 
-// bddbddb reads options for the rule after its '.' on the same line.
-void FileParser::rule_options() {
-  const Token option = lexer_.next();
-  if (option.kind == TokenKind::kNewline || option.kind == TokenKind::kEnd) return;
-  if (option.kind == TokenKind::kIdentifier && contains(kRuleOptions, option.text))
-    fail(option.where, "rule option '" + option.text + "' is not supported by refract");
-  if (option.kind == TokenKind::kOther && option.text == "{")
-    fail(option.where, "rule code blocks '{ ... }' are not supported by refract");
-  if (option.kind == TokenKind::kIdentifier)
-    fail(option.where, "unknown rule option '" + option.text + "'");
-  fail(option.where, "unexpected " + describe(option) + " after the end of the rule");
+// A bddbddb query is a line of literals ending in '?': true if `token` or the rest of its
+// line is one.
+bool FileParser::query_follows(const Token& token) {
+  if (token.kind == TokenKind::kOther && token.text == "?") return true;
+  const Lexer::Mark start = lexer_.mark();
+  bool query = false;
+  for (Token t = lexer_.next(); t.kind != TokenKind::kNewline && t.kind != TokenKind::kEnd;
+       t = lexer_.next()) {
+    if (t.kind == TokenKind::kOther && t.text == "?") query = true;
+    if (t.kind == TokenKind::kDot) break;
+  }
+  lexer_.reset(start);
+  return query;
+}
+
+void FileParser::name_hint(const SourceLocation& where, const std::string& what) {
+  if (!state_.hints_named.insert(what).second) return;
+  program().warnings.push_back(
+      warning(where, what + " is a bddbddb evaluation hint that refract does not use"));
+}
+
+// bddbddb reads options for the rule after its '.' on the same line. Those that change how it
+// evaluates the rule are accepted (and named once); `number` makes the rule a path numbering;
+// those that change what it derives are errors.
+void FileParser::rule_options(Rule& rule) {
+  for (;;) {
+    const Token option = lexer_.next();
+    if (option.kind == TokenKind::kNewline || option.kind == TokenKind::kEnd) return;
+    if (option.kind == TokenKind::kOther && option.text == "{")
+      fail(option.where,
+           "rule code blocks '{ ... }' are not supported by refract (bddbddb runs "
+           "their Java code around the rule)");
+    if (option.kind != TokenKind::kIdentifier)
+      fail(option.where, "unexpected " + describe(option) + " after the end of the rule");
+    if (contains(kRuleHints, option.text)) {
+      if (option.text == "pri") skip_rule_option_number(option);
+      name_hint(option.where, "rule option '" + option.text + "'");
+    } else if (option.text == "modifies") {
+      modified_relations(option);
+      name_hint(option.where, "rule option 'modifies'");
+    } else if (option.text == "number") {
+      rule.numbering = option.where;
+    } else if (option.text == "single") {
+      fail(option.where,
+           "rule option 'single' is not supported by refract (bddbddb then keeps "
+           "one tuple of the rule's result, whichever the BDD yields first)");
+    } else if (option.text == "pre" || option.text == "post") {
+      fail(option.where, "rule option '" + option.text +
+                             "' is not supported by refract (bddbddb runs its Java code block "
+                             "around the rule)");
+    } else {
+      fail(option.where, "unknown rule option '" + option.text + "'");
+    }
+  }
+}
+
+// `pri=N`, `pri = N` or `pri N`, N a whole number (bddbddb's iteration priority).
+void FileParser::skip_rule_option_number(const Token& option) {
+  Token next = lexer_.next();
+  if (next.kind == TokenKind::kEq) next = lexer_.next();
+  if (next.kind == TokenKind::kOther && next.text == "-") next = lexer_.next();
+  if (next.kind != TokenKind::kNumber)
+    fail_expected(next, "a number after rule option '" + option.text + "'");
+}
+
+// `modifies R` or `modifies (R, S, ...)`: relations bddbddb's code blocks change. Without code
+// blocks nothing changes them, so only the names are checked, as bddbddb does.
+void FileParser::modified_relations(const Token& option) {
+  auto relation_name = [&](const Token& name) {
+    if (name.kind != TokenKind::kIdentifier)
+      fail_expected(name, "a relation name after rule option '" + option.text + "'");
+    if (state_.relation_index.count(name.text) == 0)
+      fail(name.where, "rule option 'modifies' names relation '" + name.text +
+                           "', which is not declared before it");
+  };
+  const Token first = lexer_.next();
+  if (first.kind != TokenKind::kLParen) {
+    relation_name(first);
+    return;
+  }
+  for (;;) {
+    relation_name(lexer_.next());
+    const Token separator = lexer_.next();
+    if (separator.kind == TokenKind::kRParen) return;
+    if (separator.kind != TokenKind::kComma)
+      fail_expected(separator, "',' or ')' in the relations of rule option 'modifies'");
+  }
 }
 
 // bddbddb reads `V1` as instance 1 of domain V: trailing digits name the
@@ -573,12 +767,48 @@ void resolve_attribute_domains(Program& program) {
   }
 }
 
+// Without .strict, bddbddb declares a relation a rule uses but no declaration names from that
+// first use: an attribute per argument, named and typed after its variable.
+void declare_implicit_relations(Program& program) {
+  if (program.strict_declarations) return;
+  for (const Rule& rule : program.rules) {
+    std::vector<const Atom*> atoms{&rule.head};
+    for (const Literal& literal : rule.body)
+      if (const Atom* atom = std::get_if<Atom>(&literal)) atoms.push_back(atom);
+    for (const Atom* atom : atoms) {
+      if (program.find_relation(atom->relation) != nullptr) continue;
+      const std::map<std::string, std::string> domains = variable_domains(program, rule);
+      RelationDecl decl;
+      decl.name = atom->relation;
+      decl.where = atom->where;
+      std::string shape;
+      for (const Term& t : atom->arguments) {
+        const auto domain = t.kind == Term::Kind::kVariable ? domains.find(t.text) : domains.end();
+        if (domain == domains.end())
+          throw InputError(t.where, "relation '" + atom->relation +
+                                        "' is not declared, and this argument does not say "
+                                        "the domain of its attribute (a variable of a declared "
+                                        "relation's atom would)");
+        decl.attributes.push_back(AttributeDecl{t.text, domain->second, std::nullopt, t.where});
+        shape += (shape.empty() ? "" : ", ") + t.text + " : " + domain->second;
+      }
+      program.warnings.push_back(
+          warning(atom->where, "relation '" + atom->relation +
+                                   "' is not declared; its first use declares it, as in "
+                                   "bddbddb: " +
+                                   atom->relation + " (" + shape + ")"));
+      program.relations.push_back(std::move(decl));
+    }
+  }
+}
+
 void parse_into(Program& program, std::string_view text, const std::string& display,
                 const fs::path& directory, const fs::path& identity) {
-  ParseState state{program, {}, {}, {}};
+  ParseState state{program, {}, {}, {}, {}};
   state.includes.push_back(IncludeFrame{identity_of(identity), display});
   FileParser(state, text, display, directory).parse();
   resolve_attribute_domains(program);
+  declare_implicit_relations(program);
   for (std::string& message : program_warnings(program))
     program.warnings.push_back(std::move(message));
 }

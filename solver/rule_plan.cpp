@@ -160,9 +160,12 @@ class RulePlanner {
     }
   }
 
-  // Orders the body: positive atoms as written, everything else as soon as it can run.
+  // Orders the body: positive atoms as written, everything else as soon as it can run. A
+  // variable that no positive atom (nor '=') binds ranges over its whole domain: a step
+  // bounding it to the domain comes just before the first literal that needs it, the head's
+  // such variables come last.
   void schedule() {
-    std::set<std::string> bound;
+    std::set<std::string> bound = negation_local_variables(rule_);  // dropped in their atom
     std::vector<std::size_t> pending;
     auto ready = [&](std::size_t index) {
       const Literal& literal = rule_.body[index];
@@ -181,7 +184,7 @@ class RulePlanner {
         progress = false;
         for (auto it = pending.begin(); it != pending.end(); ++it) {
           if (!ready(*it)) continue;
-          order_.push_back(*it);
+          order_.push_back({*it, {}});
           for (const std::string& v : variables_of(rule_.body[*it])) bound.insert(v);
           pending.erase(it);
           progress = true;
@@ -189,10 +192,14 @@ class RulePlanner {
         }
       }
     };
+    auto range_over_domain = [&](const std::string& v) {
+      order_.push_back({kDomainStep, v});
+      bound.insert(v);
+    };
     for (std::size_t i = 0; i < rule_.body.size(); ++i) {
       const Atom* atom = std::get_if<Atom>(&rule_.body[i]);
       if (atom != nullptr && !atom->negated) {
-        order_.push_back(i);
+        order_.push_back({i, {}});
         for (const std::string& v : variables_of(rule_.body[i])) bound.insert(v);
         drain();
       } else {
@@ -200,18 +207,16 @@ class RulePlanner {
       }
     }
     drain();
-    if (!pending.empty()) {
-      const Literal& literal = rule_.body[pending.front()];
-      const SourceLocation& where = std::holds_alternative<Atom>(literal)
-                                        ? std::get<Atom>(literal).where
-                                        : std::get<Comparison>(literal).where;
-      fail(where, "unsafe rule: this literal uses a variable that no positive atom binds");
-    }
-    for (const Term& t : rule_.head.arguments) {
-      if (t.kind == Term::Kind::kVariable && bound.count(t.text) == 0) {
-        fail(t.where, "unsafe rule: head variable '" + t.text + "' is not bound by the body");
+    while (!pending.empty()) {
+      for (const std::string& v : variables_of(rule_.body[pending.front()])) {
+        if (bound.count(v) != 0) continue;
+        range_over_domain(v);
+        break;
       }
+      drain();
     }
+    for (const Term& t : rule_.head.arguments)
+      if (t.kind == Term::Kind::kVariable && bound.count(t.text) == 0) range_over_domain(t.text);
   }
 
   const rel::PhysicalDomain& instance_of(const std::string& variable) const {
@@ -229,12 +234,7 @@ class RulePlanner {
     }
     if (!d.map)
       fail(t.where, "domain " + d.name + " has no map file to look up \"" + t.text + "\"");
-    std::optional<std::uint64_t> value;
-    try {
-      value = d.map->find(t.text);
-    } catch (const std::invalid_argument& e) {
-      fail(t.where, e.what());
-    }
+    const std::optional<std::uint64_t> value = d.map->find(t.text);
     if (!value) fail(t.where, "\"" + t.text + "\" is not an element of domain " + d.name);
     return *value;
   }
@@ -244,12 +244,7 @@ class RulePlanner {
   std::optional<std::uint64_t> body_constant_value(const Term& t, rel::DomainId domain) const {
     const rel::LogicalDomain& d = space_.domain(domain);
     if (t.kind == Term::Kind::kName && d.map) {
-      std::optional<std::uint64_t> value;
-      try {
-        value = d.map->find(t.text);
-      } catch (const std::invalid_argument& e) {
-        fail(t.where, e.what());
-      }
+      const std::optional<std::uint64_t> value = d.map->find(t.text);
       if (!value) {
         absent_.push_back(t.where.to_string() + ": warning: \"" + t.text +
                           "\" is not an element of domain " + d.name + "; it matches nothing");
@@ -457,12 +452,13 @@ class RulePlanner {
     std::map<std::string, std::size_t> last_use;
     std::vector<std::set<std::string>> step_vars;
     for (std::size_t s = 0; s < order_.size(); ++s) {
-      const Literal& literal = rule_.body[order_[s]];
       std::set<std::string> vars;
-      if (const Atom* atom = std::get_if<Atom>(&literal)) {
+      if (order_[s].literal == kDomainStep) {
+        vars.insert(order_[s].variable);
+      } else if (const Atom* atom = std::get_if<Atom>(&rule_.body[order_[s].literal])) {
         vars = kept_variables(*atom);
       } else {
-        for (const std::string& v : variables_of(literal)) vars.insert(v);
+        for (const std::string& v : variables_of(rule_.body[order_[s].literal])) vars.insert(v);
       }
       for (const std::string& v : vars) last_use[v] = s;
       step_vars.push_back(std::move(vars));
@@ -476,8 +472,16 @@ class RulePlanner {
       for (const std::string& v : dying) live.erase(v);
       plan.step_variables.emplace_back(step_vars[s].begin(), step_vars[s].end());
       plan.live_after.emplace_back(live.begin(), live.end());
-      plan.body_literals.push_back(order_[s]);
-      const Literal& literal = rule_.body[order_[s]];
+      if (order_[s].literal == kDomainStep) {
+        plan.body_literals.push_back(-1);
+        ConstraintStep step;
+        step.constraint = space_.valid_values(*variables_.at(order_[s].variable).instance);
+        step.quantify_after = variable_set(dying);
+        plan.steps.emplace_back(std::move(step));
+        continue;
+      }
+      plan.body_literals.push_back(static_cast<std::int64_t>(order_[s].literal));
+      const Literal& literal = rule_.body[order_[s].literal];
       if (const Atom* atom = std::get_if<Atom>(&literal)) {
         AtomStep step = atom_step(*atom);
         step.quantify_after = variable_set(dying);
@@ -523,10 +527,9 @@ class RulePlanner {
           break;
         }
         case Term::Kind::kUniverse:
+        case Term::Kind::kWildcard:  // bddbddb: a variable nothing binds, so every value
           extra &= space_.valid_values(p);
           break;
-        case Term::Kind::kWildcard:
-          fail(t.where, "'_' cannot appear in a rule head; use '*' for every value");
         case Term::Kind::kNumber:
         case Term::Kind::kName:
           extra &= target.block.equals_constant(constant_value(t, target.domain));
@@ -541,8 +544,15 @@ class RulePlanner {
   const std::vector<PlannedRelation>& relations_;
   const rel::DomainSpace& space_;
   const std::set<std::size_t>& recursive_;
+  // A step of the schedule: a body literal, or (literal == kDomainStep) the domain of a
+  // variable no literal binds.
+  static constexpr std::size_t kDomainStep = static_cast<std::size_t>(-1);
+  struct Scheduled {
+    std::size_t literal = 0;
+    std::string variable;
+  };
   std::map<std::string, VariableInfo> variables_;
-  std::vector<std::size_t> order_;           // body literal indices in evaluation order
+  std::vector<Scheduled> order_;             // evaluation order
   mutable std::vector<std::string> absent_;  // warnings of body_constant_value
 };
 

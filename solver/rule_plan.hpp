@@ -1,6 +1,8 @@
 // A rule compiled to a sequence of BDD steps. How the plan is chosen:
 //  * Join order: positive atoms in the order written (as bddbddb does); each
-//    negated atom and comparison runs as soon as all its variables are bound.
+//    negated atom and comparison runs as soon as all its variables are bound. A variable
+//    no positive atom binds (nor '=') is bounded to its domain's elements by a step of its
+//    own, just before the first literal that needs it (bddbddb's meaning: every element).
 //  * Early quantification: a variable not in the head is quantified in the
 //    relational product of the last step that uses it; a variable used by one
 //    atom only is dropped before that atom is renamed; an atom of the rule's
@@ -74,7 +76,9 @@ struct RulePlan {
   // the variables bound after it and still needed (the support of the result so far).
   std::vector<std::vector<std::string>> step_variables;
   std::vector<std::vector<std::string>> live_after;
-  std::vector<std::size_t> body_literals;  // per step: the index of its literal in rule->body
+  // Per step: the index of its literal in rule->body, or -1 for a step that ranges a variable
+  // no literal binds over its domain.
+  std::vector<std::int64_t> body_literals;
   // "FILE:LINE:COL: warning: ..." for each quoted body constant absent from its domain's map:
   // such an atom matches nothing (a model of a method the program never names is harmless).
   std::vector<std::string> absent_constants;

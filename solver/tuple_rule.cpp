@@ -65,7 +65,19 @@ class TupleEvaluator {
 
   std::optional<std::vector<Values>> run() {
     for (const Term& t : rule_.head.arguments)
-      if (t.kind == Term::Kind::kUniverse) return std::nullopt;
+      if (t.kind == Term::Kind::kUniverse || t.kind == Term::Kind::kWildcard) return std::nullopt;
+    // Joins bind variables, filters only test them: a variable that no positive atom binds
+    // (bound by `=`, ranging over its domain, or quantified inside a negation) is left to the
+    // BDD plan.
+    std::set<std::string> joined;
+    for (const Literal& literal : rule_.body)
+      if (const Atom* atom = std::get_if<Atom>(&literal); atom != nullptr && !atom->negated)
+        for (const std::string& v : variables_of(literal)) joined.insert(v);
+    for (const Term& t : rule_.head.arguments)
+      if (t.kind == Term::Kind::kVariable && joined.count(t.text) == 0) return std::nullopt;
+    for (const Literal& literal : rule_.body)
+      for (const std::string& v : variables_of(literal))
+        if (joined.count(v) == 0) return std::nullopt;
     for (const Literal& literal : rule_.body) {
       // A comparison of two constants has no domain to look a quoted name up in.
       const Comparison* c = std::get_if<Comparison>(&literal);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <random>
 #include <set>
 #include <stdexcept>
@@ -103,6 +104,47 @@ TEST(VarOrderTest, MutatedOrdersParseOrFailAtAColumn) {
   }
   EXPECT_GT(parsed, 0);
   EXPECT_GT(refused, 0);
+}
+
+// Instance names V0..V3, H0..H3, FD0..FD7, C0..C3 with their domains, as the solver gives them.
+std::map<std::string, std::string> domains_of_instances() {
+  std::map<std::string, std::string> out;
+  for (const char* domain : {"V", "H", "FD", "C"})
+    for (int k = 0; k < 8; ++k) out[domain + std::to_string(k)] = domain;
+  return out;
+}
+
+// [c_pa.datalog's order names FD0-FD4 and V3; its rules need FD5 and no V3] As bddbddb's
+// BDDSolver.fixVarOrder: FD5 in front of FD4 joined by its 'x'; V3 dropped with its 'x'.
+TEST(VarOrderTest, CompletionAddsAnInstanceInFrontOfTheLastOfItsDomain) {
+  const CompletedVarOrder done = complete_var_order(
+      "C0xC1xC2_V0xV1_V2xV3_FD0xFD1xFD2xFD3xFD4",
+      {"V0", "V1", "V2", "FD0", "FD1", "FD2", "FD3", "FD4", "FD5", "C0", "C1", "C2"},
+      domains_of_instances());
+  EXPECT_EQ(done.text, "C0xC1xC2_V0xV1_V2_FD0xFD1xFD2xFD3xFD5xFD4");
+  EXPECT_EQ(done.notes,
+            (std::vector<std::string>{"added FD5 in front of FD4",
+                                      "dropped V3, an instance the program does not use"}));
+}
+
+// No instance of the domain after the first name: a block of its own at the top. A dropped
+// first name takes the separator after it; `_X` before an `x` keeps the `_`.
+TEST(VarOrderTest, CompletionPutsAnUnplacedDomainOnTopAndDropsAsBddbddb) {
+  EXPECT_EQ(complete_var_order("V0xV1_C0", {"V0", "V1", "C0", "H0"}, domains_of_instances()).text,
+            "H0_V0xV1_C0");
+  EXPECT_EQ(complete_var_order("H0_V0", {"V0", "H0", "H1"}, domains_of_instances()).text,
+            "H1_H0_V0");  // H0 starts the order: bddbddb puts H1 on top too
+  EXPECT_EQ(complete_var_order("H5_V0", {"V0", "H0"}, domains_of_instances()).text, "H0_V0");
+  EXPECT_EQ(complete_var_order("Q0xV0_H0", {"V0", "H0"}, domains_of_instances()).text, "V0_H0");
+  EXPECT_EQ(complete_var_order("H0_Q0xV0", {"V0", "H0"}, domains_of_instances()).text, "H0_V0");
+  EXPECT_EQ(complete_var_order("H0xQ0_V0", {"V0", "H0"}, domains_of_instances()).text, "H0_V0");
+  const CompletedVarOrder unknown = complete_var_order("V0_Q7", {"V0"}, domains_of_instances());
+  EXPECT_EQ(unknown.text, "V0");
+  EXPECT_EQ(unknown.notes,
+            std::vector<std::string>{"dropped Q7, which names no instance of a declared domain"});
+  // Text that is not names and separators stays for the parser to report.
+  EXPECT_EQ(complete_var_order("V0__H0", {"V0"}, domains_of_instances()).text, "V0__H0");
+  EXPECT_EQ(complete_var_order("V0_", {"V0"}, domains_of_instances()).text, "V0_");
 }
 
 }  // namespace

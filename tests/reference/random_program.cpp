@@ -27,6 +27,9 @@ constexpr std::uint64_t kMaxRelationTuples = std::uint64_t{1} << 14;
 constexpr std::uint64_t kMaxInputLines = 40;
 constexpr std::size_t kMaxPositiveAtoms = 4;  // per rule body
 constexpr std::uint64_t kMaxLineTuples = 16;  // what one line with `*` or `lo-hi` may expand to
+// The largest domain a variable no positive atom binds may range over (fact and head variables,
+// variables of comparisons only): the reference enumerates it for each binding.
+constexpr std::uint64_t kMaxFreeDomain = 16;
 
 // std::uniform_int_distribution differs between standard libraries; the
 // modulo of a 64-bit draw is the same everywhere and its bias is negligible.
@@ -220,7 +223,8 @@ RelationDecl Generator::make_relation(const std::string& name, const std::string
     }
     capacity *= chosen->size;
     solver::AttributeDecl attribute;
-    attribute.name = "a" + std::to_string(i);
+    // bddbddb allows repeated attribute names (`aT (type:T0, type:T1)`).
+    attribute.name = "a" + std::to_string(random_.chance(1, 4) ? 0 : i);
     attribute.domain = chosen->name;
     out.attributes.push_back(attribute);
   }
@@ -272,12 +276,28 @@ Term Generator::constant(const std::string& domain_name) {
   return term;
 }
 
+// A fact: constants, `*`, and variables, which no body binds: each stands for every element
+// of its domain (a variable written twice, for the pairs of equal elements).
 Rule Generator::make_fact(const std::string& head) {
   Rule rule;
   rule.head.relation = head;
-  for (const solver::AttributeDecl& attribute : relation(head).attributes)
-    rule.head.arguments.push_back(random_.chance(1, 4) ? simple_term(Term::Kind::kUniverse)
-                                                       : constant(attribute.domain));
+  RuleVariables variables;
+  for (const solver::AttributeDecl& attribute : relation(head).attributes) {
+    const std::uint64_t roll = random_.below(12);
+    std::vector<std::string> same_domain;
+    for (const auto& [name, domain] : variables.all)
+      if (domain == attribute.domain) same_domain.push_back(name);
+    const bool small = domain(attribute.domain).size <= kMaxFreeDomain;
+    if (roll < 3) {
+      rule.head.arguments.push_back(simple_term(Term::Kind::kUniverse));
+    } else if (roll < 4 && !same_domain.empty()) {
+      rule.head.arguments.push_back(variable_term(random_.pick(same_domain)));
+    } else if (roll < 5 && small) {
+      rule.head.arguments.push_back(variable_term(variables.fresh(attribute.domain)));
+    } else {
+      rule.head.arguments.push_back(constant(attribute.domain));
+    }
+  }
   rule.text = rule_text(rule);
   return rule;
 }
@@ -358,7 +378,9 @@ Rule Generator::make_rule(const std::string& head, bool recursive) {
     if (roll < 2) {
       rule.head.arguments.push_back(constant(attribute.domain));
     } else if (roll < 3) {
-      rule.head.arguments.push_back(simple_term(Term::Kind::kUniverse));
+      // `_` in a head is bddbddb's variable that nothing binds: every element, as `*`.
+      rule.head.arguments.push_back(
+          simple_term(random_.chance(1, 3) ? Term::Kind::kWildcard : Term::Kind::kUniverse));
     } else if (roll < 5 && !repeatable.empty()) {
       rule.head.arguments.push_back(variable_term(random_.pick(repeatable)));
     } else {
@@ -367,6 +389,21 @@ Rule Generator::make_rule(const std::string& head, bool recursive) {
       rule.head.arguments.push_back(variable_term(name));
     }
   }
+
+  // Some head variables stay unbound: each ranges over its whole domain (bddbddb's meaning),
+  // and negations and comparisons may use them.
+  // Only small domains, so that the reference's cross products with them stay cheap.
+  std::vector<std::string> free_head;
+  for (const std::string& name : unbound_head)
+    if (domain(variables.domain_of(name)).size <= kMaxFreeDomain && random_.chance(1, 8))
+      free_head.push_back(name);
+  for (const std::string& name : free_head) std::erase(unbound_head, name);
+  auto free_of = [&](const std::string& domain) {
+    std::vector<std::string> out;
+    for (const std::string& name : free_head)
+      if (variables.domain_of(name) == domain) out.push_back(name);
+    return out;
+  };
 
   // Positive atoms: a first rule uses only lower strata and inputs; others may
   // use the head's own stratum, which makes recursion (mutual if the level
@@ -404,7 +441,10 @@ Rule Generator::make_rule(const std::string& head, bool recursive) {
     positive.push_back(body_atom(random_.pick(fitting), variables, unbound_head, &name));
   }
 
-  // Filters: negated atoms of lower strata and comparisons, over bound variables.
+  // Filters: negated atoms of lower strata and comparisons, over bound variables, the free
+  // head variables, and variables of their own: one written only in a negated atom is
+  // quantified inside the negation (as `_`), one written only in a comparison ranges over its
+  // domain.
   std::vector<Literal> filters;
   const std::vector<std::string> negatable = relations_below(level, false);
   const std::uint64_t negations = random_.chance(2, 5) + random_.chance(1, 10);
@@ -412,32 +452,55 @@ Rule Generator::make_rule(const std::string& head, bool recursive) {
     Atom atom;
     atom.negated = true;
     atom.relation = random_.pick(negatable);
+    std::vector<std::string> local;  // of this atom only
     for (const solver::AttributeDecl& attribute : relation(atom.relation).attributes) {
       std::vector<std::string> known = variables.bound_of(attribute.domain);
-      if (!known.empty() && random_.chance(3, 4))
+      const std::vector<std::string> free = free_of(attribute.domain);
+      if (!free.empty() && random_.chance(1, 3)) {
+        atom.arguments.push_back(variable_term(random_.pick(free)));
+      } else if (!known.empty() && random_.chance(3, 4)) {
         atom.arguments.push_back(variable_term(random_.pick(known)));
-      else if (random_.chance(2, 3))
+      } else if (random_.chance(1, 4)) {
+        std::vector<std::string> reusable;
+        for (const std::string& name : local)
+          if (variables.domain_of(name) == attribute.domain) reusable.push_back(name);
+        if (reusable.empty() || random_.chance(1, 2))
+          reusable.assign(1, local.emplace_back(variables.fresh(attribute.domain)));
+        atom.arguments.push_back(variable_term(random_.pick(reusable)));
+      } else if (random_.chance(2, 3)) {
         atom.arguments.push_back(simple_term(Term::Kind::kWildcard));
-      else
+      } else {
         atom.arguments.push_back(constant(attribute.domain));
+      }
     }
     filters.emplace_back(std::move(atom));
   }
-  const std::vector<std::string> bound(variables.bound.begin(), variables.bound.end());
-  const std::uint64_t comparisons = bound.empty() ? 0 : random_.chance(1, 3) + random_.chance(1, 6);
+  std::vector<std::string> comparable(variables.bound.begin(), variables.bound.end());
+  comparable.insert(comparable.end(), free_head.begin(), free_head.end());
+  const std::uint64_t comparisons =
+      comparable.empty() ? 0 : random_.chance(1, 3) + random_.chance(1, 6);
   for (std::uint64_t i = 0; i < comparisons; ++i) {
     static const CompareOp kOps[] = {CompareOp::kNe, CompareOp::kNe, CompareOp::kNe,
-                                     CompareOp::kNe, CompareOp::kEq, CompareOp::kEq,
-                                     CompareOp::kLt, CompareOp::kGe};
+                                     CompareOp::kEq, CompareOp::kEq, CompareOp::kLt,
+                                     CompareOp::kLe, CompareOp::kGt, CompareOp::kGe};
     Comparison comparison;
-    const std::string& left = random_.pick(bound);
+    const std::string& left = random_.pick(comparable);
     const std::string& domain = variables.domain_of(left);
     comparison.left = variable_term(left);
     comparison.op = kOps[random_.below(std::size(kOps))];
     std::vector<std::string> others = variables.bound_of(domain);
+    const std::vector<std::string> free = free_of(domain);
+    others.insert(others.end(), free.begin(), free.end());
     std::erase(others, left);
-    comparison.right = !others.empty() && random_.chance(1, 2) ? variable_term(random_.pick(others))
-                                                               : constant(domain);
+    const std::uint64_t roll = random_.below(8);
+    if (roll < 4 && !others.empty()) {
+      comparison.right = variable_term(random_.pick(others));
+    } else if (roll < 5 && this->domain(domain).size <= kMaxFreeDomain) {
+      comparison.right = variable_term(variables.fresh(domain));
+    } else {
+      comparison.right = constant(domain);
+    }
+    if (random_.chance(1, 4)) std::swap(comparison.left, comparison.right);
     filters.emplace_back(std::move(comparison));
   }
 
@@ -472,7 +535,24 @@ void Generator::count_instances() {
     note_atom(rule.head);
     for (const Literal& literal : rule.body)
       if (const Atom* atom = std::get_if<Atom>(&literal)) note_atom(*atom);
-    // Comparison variables all occur in positive atoms too.
+    // A variable written only in comparisons is in its partner's domain.
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const Literal& literal : rule.body) {
+        const Comparison* c = std::get_if<Comparison>(&literal);
+        if (c == nullptr || c->left.kind != Term::Kind::kVariable ||
+            c->right.kind != Term::Kind::kVariable)
+          continue;
+        for (const auto& [a, b] : {std::pair{&c->left, &c->right}, {&c->right, &c->left}})
+          for (auto& [domain, names] : distinct)
+            if (names.contains(b->text) &&
+                !std::any_of(distinct.begin(), distinct.end(),
+                             [&](const auto& entry) { return entry.second.contains(a->text); })) {
+              names.insert(a->text);
+              changed = true;
+            }
+      }
+    }
     for (const auto& [domain, names] : distinct)
       instances[domain] = std::max(instances[domain], static_cast<int>(names.size()));
   }

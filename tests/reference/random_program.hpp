@@ -29,8 +29,10 @@ struct GeneratedProgram {
 // Writes the program, its `.tuples` inputs and one domain's `.map` file into
 // `directory` (which must exist). 1-3 domains of 1..64 elements, 2-4 inputs
 // and 2-5 derived relations of arity 1-4 in up to three strata, with
-// recursion, negation, constants, `_`, `*` heads and comparisons; every rule
-// is safe and uses each variable with one domain.
+// recursion, negation, constants, `_`, `*` and `_` heads, comparisons of all six kinds,
+// repeated attribute names, and variables no positive atom binds (in heads, facts, negated
+// atoms and comparisons: each ranges over its domain, or, written only in one negated atom,
+// is quantified inside it); every rule uses each variable with one domain.
 GeneratedProgram generate_random_program(std::uint64_t seed,
                                          const std::filesystem::path& directory);
 

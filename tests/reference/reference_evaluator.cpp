@@ -56,7 +56,9 @@ void add_product(const std::vector<std::pair<std::uint64_t, std::uint64_t>>& ran
 
 // One argument of a rule's atom or comparison, with names resolved.
 struct Arg {
-  enum class Kind { kVariable, kConstant, kAny, kAll };
+  // kLocal: a variable written only in this negated atom (`variable` names it), which only
+  // its own positions share.
+  enum class Kind { kVariable, kConstant, kAny, kAll, kLocal };
   Kind kind = Kind::kAny;
   std::size_t variable = 0;      // kVariable: index into a binding
   std::uint64_t value = 0;       // kConstant
@@ -128,7 +130,8 @@ bool passes(const ReadyFilter& ready, const Binding& binding) {
   const CompiledAtom& atom = std::get<CompiledAtom>(ready.filter->test);
   Tuple key;
   for (const Arg& arg : atom.args)
-    if (arg.kind != Arg::Kind::kAny) key.push_back(value_of(arg, binding));
+    if (arg.kind != Arg::Kind::kAny && arg.kind != Arg::Kind::kLocal)
+      key.push_back(value_of(arg, binding));
   return !ready.present.contains(key);
 }
 
@@ -144,6 +147,8 @@ class Evaluator {
   std::uint64_t constant(const Term& term, const std::string& domain,
                          const std::string& rule) const;
   CompiledRule compile(const Rule& rule) const;
+  // The name under which db_ holds every element of `domain`, as unary tuples.
+  std::string domain_relation(const std::string& domain) const;
   TupleSet derive(const CompiledRule& rule) const;
   ReadyFilter prepare(const Filter& filter) const;
   // Extends each binding by the matching tuples of `atom`, keeps those that
@@ -166,7 +171,7 @@ void Evaluator::load_maps() {
     std::string line;
     for (std::uint64_t element = 0; element < domain.size && std::getline(in, line); ++element) {
       if (!line.empty() && line.back() == '\r') line.pop_back();
-      names.emplace(line, element);  // the first element of a name wins
+      names[line] = element;  // a name on several lines is the last of them, as in bddbddb
     }
   }
 }
@@ -215,17 +220,45 @@ CompiledRule Evaluator::compile(const Rule& rule) const {
     }
   };
   collect(rule.head);
+  std::map<std::string, int> literals_using;  // the head counts as one
+  std::set<std::string> in_negated;           // written in a negated atom
+  for (const Term& term : rule.head.arguments)
+    if (term.kind == Term::Kind::kVariable) literals_using[term.text] = 1;
   for (const solver::Literal& literal : rule.body) {
-    const Atom* atom = std::get_if<Atom>(&literal);
-    if (atom == nullptr) continue;
-    collect(*atom);
-    if (atom->negated) continue;
-    for (const Term& term : atom->arguments)
-      if (term.kind == Term::Kind::kVariable) positively_bound.insert(term.text);
+    std::set<std::string> here;
+    if (const Atom* atom = std::get_if<Atom>(&literal)) {
+      collect(*atom);
+      for (const Term& term : atom->arguments)
+        if (term.kind == Term::Kind::kVariable) here.insert(term.text);
+      if (!atom->negated) positively_bound.insert(here.begin(), here.end());
+      if (atom->negated) in_negated.insert(here.begin(), here.end());
+    } else {
+      const Comparison& comparison = std::get<Comparison>(literal);
+      for (const Term* side : {&comparison.left, &comparison.right})
+        if (side->kind == Term::Kind::kVariable) here.insert(side->text);
+    }
+    for (const std::string& v : here) ++literals_using[v];
   }
-  auto require_bound = [&](const Term& term) {
-    if (term.kind == Term::Kind::kVariable && !positively_bound.contains(term.text))
-      fail(text + ": variable " + term.text + " is not bound by a positive body atom");
+  // A variable seen only in comparisons has the domain of what it is compared with.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const solver::Literal& literal : rule.body) {
+      const Comparison* c = std::get_if<Comparison>(&literal);
+      if (c == nullptr || c->left.kind != Term::Kind::kVariable ||
+          c->right.kind != Term::Kind::kVariable)
+        continue;
+      for (const auto& [a, b] : {std::pair{&c->left, &c->right}, {&c->right, &c->left}}) {
+        if (domain_of.contains(a->text) || !domain_of.contains(b->text)) continue;
+        domain_of[a->text] = domain_of.at(b->text);
+        index_of.emplace(a->text, index_of.size());
+        changed = true;
+      }
+    }
+  }
+  // Written in one negated atom only: `_` there, i.e. !s(x, y) holds when no y has s(x, y).
+  auto negation_local = [&](const Term& term) {
+    return term.kind == Term::Kind::kVariable && in_negated.contains(term.text) &&
+           literals_using[term.text] == 1;
   };
 
   // Pass 2: resolve every argument.
@@ -242,11 +275,9 @@ CompiledRule Evaluator::compile(const Rule& rule) const {
           arg.variable = index_of.at(term.text);
           break;
         case Term::Kind::kWildcard:
-          if (head) fail(text + ": _ in a rule head");
-          arg.kind = Arg::Kind::kAny;
-          break;
         case Term::Kind::kUniverse:
-          // In a head, every element of the domain; in a body, any element.
+          // In a head, every element of the domain (bddbddb reads `_` there so too); in a
+          // body, any element.
           arg.kind = head ? Arg::Kind::kAll : Arg::Kind::kAny;
           arg.all_values = domain_size(program_, domain);
           if (head && arg.all_values > kMaxEnumeratedDomain)
@@ -271,7 +302,6 @@ CompiledRule Evaluator::compile(const Rule& rule) const {
 
   CompiledRule out;
   out.text = text;
-  for (const Term& term : rule.head.arguments) require_bound(term);
   out.head = compile_atom(rule.head, /*head=*/true);
   for (const solver::Literal& literal : rule.body) {
     if (const Atom* atom = std::get_if<Atom>(&literal)) {
@@ -279,15 +309,14 @@ CompiledRule Evaluator::compile(const Rule& rule) const {
         out.positive.push_back(compile_atom(*atom, false));
         continue;
       }
-      for (const Term& term : atom->arguments) require_bound(term);
       CompiledAtom negated = compile_atom(*atom, false);
+      for (std::size_t i = 0; i < atom->arguments.size(); ++i)
+        if (negation_local(atom->arguments[i])) negated.args[i].kind = Arg::Kind::kLocal;
       std::vector<std::size_t> variables = variables_of(negated.args);
       out.filters.push_back(Filter{std::move(negated), std::move(variables)});
       continue;
     }
     const Comparison& comparison = std::get<Comparison>(literal);
-    require_bound(comparison.left);
-    require_bound(comparison.right);
     // A constant takes the domain of the variable it is compared with.
     std::string domain;
     for (const Term* side : {&comparison.left, &comparison.right})
@@ -313,17 +342,52 @@ CompiledRule Evaluator::compile(const Rule& rule) const {
     std::vector<std::size_t> variables = variables_of({compiled.left, compiled.right});
     out.filters.push_back(Filter{compiled, std::move(variables)});
   }
+  // Every other variable no positive atom binds ranges over its whole domain (bddbddb's
+  // meaning): it joins with the domain's elements as if with an atom.
+  std::set<std::string> enumerated;
+  auto enumerate = [&](const Term& term) {
+    if (term.kind != Term::Kind::kVariable || positively_bound.contains(term.text) ||
+        negation_local(term) || !enumerated.insert(term.text).second)
+      return;
+    const std::string& domain = domain_of.at(term.text);
+    Arg arg;
+    arg.kind = Arg::Kind::kVariable;
+    arg.variable = index_of.at(term.text);
+    out.positive.push_back(CompiledAtom{domain_relation(domain), {arg}});
+  };
+  for (const Term& term : rule.head.arguments) enumerate(term);
+  for (const solver::Literal& literal : rule.body) {
+    if (const Atom* atom = std::get_if<Atom>(&literal)) {
+      for (const Term& term : atom->arguments) enumerate(term);
+    } else {
+      enumerate(std::get<Comparison>(literal).left);
+      enumerate(std::get<Comparison>(literal).right);
+    }
+  }
   out.variable_count = index_of.size();
   return out;
+}
+
+std::string Evaluator::domain_relation(const std::string& domain) const {
+  return "domain " + domain;  // no relation name has a space
 }
 
 ReadyFilter Evaluator::prepare(const Filter& filter) const {
   ReadyFilter out{&filter, {}};
   if (const auto* atom = std::get_if<CompiledAtom>(&filter.test)) {
     for (const Tuple& tuple : db_.at(atom->relation)) {
+      // A local variable written twice holds one value: ∃y s(x, y, y) needs equal columns.
+      bool agrees = true;
+      for (std::size_t i = 0; i < atom->args.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+          if (atom->args[i].kind == Arg::Kind::kLocal && atom->args[j].kind == Arg::Kind::kLocal &&
+              atom->args[i].variable == atom->args[j].variable && tuple[i] != tuple[j])
+            agrees = false;
+      if (!agrees) continue;
       Tuple key;
       for (std::size_t i = 0; i < atom->args.size(); ++i)
-        if (atom->args[i].kind != Arg::Kind::kAny) key.push_back(tuple[i]);
+        if (atom->args[i].kind != Arg::Kind::kAny && atom->args[i].kind != Arg::Kind::kLocal)
+          key.push_back(tuple[i]);
       out.present.insert(std::move(key));
     }
   }
@@ -470,6 +534,11 @@ TupleSet Evaluator::derive(const CompiledRule& rule) const {
 
 Database Evaluator::run() {
   load_maps();
+  for (const solver::DomainDecl& domain : program_.domains) {
+    if (domain.size > kMaxEnumeratedDomain) continue;  // a rule needing it fails in join
+    TupleSet& all = db_[domain_relation(domain.name)];
+    for (std::uint64_t v = 0; v < domain.size; ++v) all.insert(Tuple{v});
+  }
   for (const RelationDecl& relation : program_.relations) {
     TupleSet& tuples = db_[relation.name];
     if (relation.has(solver::RelationFlag::kInput))
@@ -495,6 +564,7 @@ Database Evaluator::run() {
       }
     }
   }
+  for (const solver::DomainDecl& domain : program_.domains) db_.erase(domain_relation(domain.name));
   return db_;
 }
 

@@ -70,15 +70,28 @@ TEST_F(ElementMapTest, ExactlyAsManyLinesAsElementsIsAccepted) {
   EXPECT_EQ(ElementMap::load(write("V.map", "a\nb\nc\n"), 3).size(), 3U);
 }
 
-TEST_F(ElementMapTest, AmbiguousNameIsRefusedOnLookupNamingBothElements) {
+// [bddbddb: jwutil's IndexMap.loadStringMap] Every line is an element; a name on several lines
+// stands for the last of them.
+TEST_F(ElementMapTest, NameOnSeveralLinesIsTheLast) {
   const ElementMap map = ElementMap::from_names({"x", "y", "x"});
   EXPECT_EQ(map.find("y"), std::optional<std::uint64_t>(1));
-  try {
-    (void)map.find("x");
-    FAIL() << "no error";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_EQ(std::string(e.what()), "name \"x\" is ambiguous: it names elements 0 and 2");
-  }
+  EXPECT_EQ(map.find("x"), std::optional<std::uint64_t>(2));
+  EXPECT_TRUE(map.is_repeated("x"));
+  EXPECT_FALSE(map.is_repeated("y"));
+  EXPECT_EQ(map.elements_named("x"), (std::vector<std::uint64_t>{0, 2}));
+  EXPECT_EQ(map.size(), 3U);
+}
+
+// [bddbddb: Domain.namedConstant] A name added to the map is a new last element.
+TEST_F(ElementMapTest, AddedNameIsANewLastElement) {
+  ElementMap map = ElementMap::from_names({"a", "b"});
+  EXPECT_FALSE(map.find("c").has_value());
+  EXPECT_EQ(map.add("c"), 2U);
+  EXPECT_EQ(map.find("c"), std::optional<std::uint64_t>(2));
+  EXPECT_EQ(map.add("a"), 3U);
+  EXPECT_EQ(map.find("a"), std::optional<std::uint64_t>(3));
+  EXPECT_TRUE(map.is_repeated("a"));
+  EXPECT_EQ(map.label(3), "a");
 }
 
 TEST_F(ElementMapTest, WritesOneNamePerLineGolden) {

@@ -17,6 +17,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "reference/random_program.hpp"
@@ -68,7 +69,30 @@ struct Totals {
   std::uint64_t derived_tuples = 0;
   std::uint64_t tuple_rule_runs = 0;  // rule evaluations on explicit tuples
   std::uint64_t keyed_joins = 0;      // joins with a keyed static side
+  // bddbddb's constructs the generator draws: rules with a variable no positive atom binds,
+  // with one quantified inside a negation, with an ordering comparison, relations with a
+  // repeated attribute name.
+  std::uint64_t unbound_rules = 0;
+  std::uint64_t negation_local_rules = 0;
+  std::uint64_t ordering_rules = 0;
+  std::uint64_t repeated_names = 0;
 };
+
+void count_constructs(const Program& program, Totals& totals) {
+  for (const Rule& rule : program.rules) {
+    totals.unbound_rules += unbound_variables(rule).empty() ? 0 : 1;
+    totals.negation_local_rules += negation_local_variables(rule).empty() ? 0 : 1;
+    totals.ordering_rules += std::any_of(rule.body.begin(), rule.body.end(), [](const Literal& l) {
+      const Comparison* c = std::get_if<Comparison>(&l);
+      return c != nullptr && c->op != CompareOp::kEq && c->op != CompareOp::kNe;
+    });
+  }
+  for (const RelationDecl& relation : program.relations) {
+    std::set<std::string> names;
+    for (const AttributeDecl& a : relation.attributes) names.insert(a.name);
+    totals.repeated_names += names.size() < relation.attributes.size() ? 1 : 0;
+  }
+}
 
 // Runs one generated program through the engine under each order; returns a
 // description of every disagreement with the reference (empty: all agree).
@@ -91,6 +115,7 @@ std::string compare_program(const GeneratedProgram& generated, const std::filesy
     return std::string("reference evaluator failed: ") + e.what() + "\n";
   }
   totals.rules += generated.program.rules.size();
+  count_constructs(generated.program, totals);
   for (const std::string& name : generated.derived) {
     ++totals.derived_relations;
     totals.nonempty_derived += expected.at(name).empty() ? 0 : 1;
@@ -177,10 +202,19 @@ TEST(DifferentialTest, EngineAgreesWithReferenceOnRandomPrograms) {
             << " engine runs, " << totals.derived_relations << " derived relations ("
             << totals.nonempty_derived << " nonempty, " << totals.derived_tuples << " tuples), "
             << totals.tuple_rule_runs << " rule evaluations on explicit tuples, "
-            << totals.keyed_joins << " joins with a keyed static side\n";
-  // The alternative paths must have been exercised, or part of this test compares nothing new.
+            << totals.keyed_joins << " joins with a keyed static side; rules with a variable no "
+            << "positive atom binds " << totals.unbound_rules << ", with one quantified in a "
+            << "negation " << totals.negation_local_rules
+            << ", with <, <=, > or >= " << totals.ordering_rules
+            << "; relations with a repeated attribute name " << totals.repeated_names << "\n";
+  // The alternative paths and bddbddb's constructs must have been exercised, or part of this
+  // test compares nothing new.
   EXPECT_GT(totals.tuple_rule_runs, totals.programs);
   EXPECT_GT(totals.keyed_joins, totals.programs / 2);
+  EXPECT_GT(totals.unbound_rules, totals.programs / 4);
+  EXPECT_GT(totals.negation_local_rules, totals.programs / 10);
+  EXPECT_GT(totals.ordering_rules, totals.programs / 4);
+  EXPECT_GT(totals.repeated_names, totals.programs / 4);
 }
 
 }  // namespace

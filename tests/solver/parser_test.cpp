@@ -242,8 +242,19 @@ TEST(ParserTest, DomainSizeLimits) {
 TEST(ParserTest, DomainErrors) {
   EXPECT_EQ(parse_error("D 4 d.map extra\n"),
             "t.dl:1:11: unexpected 'extra' after the declaration of domain 'D'");
-  EXPECT_EQ(parse_error("D 4\nD 8\n"),
-            "t.dl:2:1: domain 'D' is declared twice (first at t.dl:1:1)");
+}
+
+// bddbddb reports a repeated domain and keeps the first declaration: refract warns.
+TEST(ParserTest, RepeatedDomainKeepsTheFirst) {
+  const Program program = parse("D 4\nD 8 d.map\nD 4\n");
+  ASSERT_EQ(program.domains.size(), 1U);
+  EXPECT_EQ(program.domains[0].size, 4U);
+  EXPECT_EQ(program.warnings,
+            (std::vector<std::string>{
+                "t.dl:2:1: warning: domain 'D' is declared again (first at t.dl:1:1) "
+                "differently; the first declaration holds, as in bddbddb",
+                "t.dl:3:1: warning: domain 'D' is declared again (first at t.dl:1:1); the first "
+                "declaration holds, as in bddbddb"}));
 }
 
 TEST(ParserTest, DomainInstanceNames) {
@@ -262,12 +273,17 @@ TEST(ParserTest, DomainInstanceNames) {
 }
 
 TEST(ParserTest, RelationErrors) {
-  EXPECT_EQ(parse_error("D 4\nr (a : D) output pri=5\n"),
-            "t.dl:2:18: unsupported relation option 'pri=5'");
-  EXPECT_EQ(parse_error("D 4\nr (a : D) { code }\n"), "t.dl:2:11: unsupported relation option '{'");
-  EXPECT_EQ(parse_error("D 4\nr (a : D) a<b\n"), "t.dl:2:11: unsupported relation option 'a<b'");
+  EXPECT_EQ(parse_error("D 4\nr (a : D) { code }\n"),
+            "t.dl:2:11: relation code blocks '{ ... }' are not supported by refract (bddbddb runs "
+            "their Java code whenever the relation changes)");
+  EXPECT_EQ(parse_error("D 4\nr (a : D) a<b\n"),
+            "t.dl:2:11: order constraint 'a<b' names 'b', not an attribute of relation 'r'");
+  EXPECT_EQ(parse_error("D 4\nr (a : D) pri=x\n"),
+            "t.dl:2:11: relation option 'pri=x' needs a whole number after 'pri='");
+  EXPECT_EQ(parse_error("D 4\nr (a : D) fast\n"), "t.dl:2:11: unsupported relation option 'fast'");
   EXPECT_EQ(parse_error("D 4\nr (a : D)\nr (b : D)\n"),
-            "t.dl:3:1: relation 'r' is declared twice (first at t.dl:2:1)");
+            "t.dl:3:1: relation 'r' is declared twice with different attributes (first at "
+            "t.dl:2:1)");
   EXPECT_EQ(parse_error("D 4\nr (a D) output\n"),
             "t.dl:2:6: expected ':' after attribute 'a', found 'D'");
   EXPECT_EQ(parse_error("D 4\nr (a : D, b D)\n"),
@@ -281,6 +297,61 @@ TEST(ParserTest, RelationErrors) {
             "t.dl:2:8: expected a domain name for attribute 'a', found '5'");
   EXPECT_EQ(parse_error("r () output\n"),
             "t.dl:1:4: relation 'r' must have at least one attribute");
+}
+
+// [pac.datalog, extlockci.datalog, extlockhybrid.datalog] bddbddb's relation options beyond the
+// flags: `pri=N` (a hint, named once), order constraints between attributes (the last
+// attribute of a repeated name); a repeated declaration with the same attributes is a warning,
+// and the first declaration holds, options and all.
+TEST(ParserTest, RelationOptionsAndRepeatedDeclarations) {
+  const Program program = parse(
+      "V 4\nH 4\n"
+      "vP (v : V0, h : H0) output v<h pri=5\n"
+      "A (dest : V0, source : V1) input dest=source pri=-2\n"
+      "aT (type : V0, type : V1, x : H0) x<type\n"
+      "A (dest : V0, source : V1) input dest=source pri=-2\n"
+      "vP (v : V0, h : H0)\n");
+  ASSERT_EQ(program.relations.size(), 3U);
+  EXPECT_TRUE(program.relations[0].has(RelationFlag::kOutput));  // the first holds
+  const std::vector<OrderConstraint>& vp = program.relations[0].order_constraints;
+  ASSERT_EQ(vp.size(), 1U);
+  EXPECT_EQ(vp[0].left, 0U);
+  EXPECT_EQ(vp[0].right, 1U);
+  EXPECT_FALSE(vp[0].interleaved);
+  expect_at(vp[0].where, "t.dl", 3, 28);
+  EXPECT_TRUE(program.relations[1].order_constraints.at(0).interleaved);
+  EXPECT_EQ(program.relations[2].order_constraints.at(0).right, 1U);  // the last 'type'
+  EXPECT_EQ(program.warnings,
+            (std::vector<std::string>{
+                "t.dl:3:32: warning: relation option 'pri' is a bddbddb evaluation hint that "
+                "refract does not use",
+                "t.dl:6:1: warning: relation 'A' is declared again (first at t.dl:4:1); the first "
+                "declaration holds, as in bddbddb",
+                "t.dl:7:1: warning: relation 'vP' is declared again (first at t.dl:3:1); the first "
+                "declaration holds, with its options, as in bddbddb"}));
+}
+
+// [paos.datalog: reachable(m,c) :- IE(_,m,_,c). with no declaration of reachable] Without
+// .strict, a relation's first use declares it, after its variables' domains; with .strict, or
+// where an argument does not say its domain, it stays an error.
+TEST(ParserTest, UndeclaredRelationIsDeclaredByItsFirstUse) {
+  const std::string header = "M 4\nH 8\nIE (i : M, m : M, c : H)\n";
+  const Program program =
+      parse(header + "reachable(m, c) :- IE(_, m, c).\nreachable(m, 0) :- IE(m, _, _).\n");
+  const RelationDecl* reachable = program.find_relation("reachable");
+  ASSERT_NE(reachable, nullptr);
+  ASSERT_EQ(reachable->attributes.size(), 2U);
+  EXPECT_EQ(reachable->attributes[0].name, "m");
+  EXPECT_EQ(reachable->attributes[0].domain, "M");
+  EXPECT_EQ(reachable->attributes[1].domain, "H");
+  EXPECT_EQ(program.warnings.at(0),
+            "t.dl:4:1: warning: relation 'reachable' is not declared; its first use declares "
+            "it, as in bddbddb: reachable (m : M, c : H)");
+  Program strict = parse(".strict\n" + header + "reachable(m, c) :- IE(_, m, c).\n");
+  EXPECT_EQ(strict.find_relation("reachable"), nullptr);
+  EXPECT_EQ(parse_error(header + "reachable(m, 1) :- IE(_, m, _).\n"),
+            "t.dl:4:14: relation 'reachable' is not declared, and this argument does not say the "
+            "domain of its attribute (a variable of a declared relation's atom would)");
 }
 
 TEST(ParserTest, StatementErrors) {
@@ -320,17 +391,66 @@ TEST(ParserTest, RuleErrors) {
   EXPECT_EQ(parse_error("p(x) :- q(x), -1 < x.\n"), "t.dl:1:15: unexpected character '-'");
 }
 
-TEST(ParserTest, RuleOptionsAreRejected) {
-  EXPECT_EQ(parse_error("p(x) :- q(x). split\n"),
-            "t.dl:1:15: rule option 'split' is not supported by refract");
-  EXPECT_EQ(parse_error("p(x) :- q(x).   pri=3\n"),
-            "t.dl:1:17: rule option 'pri' is not supported by refract");
-  EXPECT_EQ(parse_error("p(x) :- q(x). modifies(r)\n"),
-            "t.dl:1:15: rule option 'modifies' is not supported by refract");
+// bddbddb's rule options: hints on how to evaluate a rule are accepted and each named once;
+// `number` makes a numbering rule; options that change what a rule derives are errors.
+TEST(ParserTest, RuleOptions) {
+  const Program program = parse(
+      "r (a : D) output\nq (a : D) input\nD 4\n"
+      "r(x) :- q(x). split\n"
+      "r(x) :- q(x).   pri=3 split\n"
+      "r(x) :- q(x). pri = -10 cacheafterrename findbestorder\n"
+      "r(x) :- q(x). trace tracefull pri 4\n"
+      "r(x) :- q(x). modifies (q, r) modifies q\n"
+      "r(x) :- q(x). number\n");
+  ASSERT_EQ(program.rules.size(), 6U);
+  EXPECT_FALSE(program.rules[4].numbering.has_value());
+  ASSERT_TRUE(program.rules[5].numbering.has_value());
+  expect_at(*program.rules[5].numbering, "t.dl", 9, 15);
+  auto hint = [](const std::string& where, const std::string& name) {
+    return "t.dl:" + where + ": warning: rule option '" + name +
+           "' is a bddbddb evaluation hint that refract does not use";
+  };
+  EXPECT_EQ(program.warnings,
+            (std::vector<std::string>{hint("4:15", "split"), hint("5:17", "pri"),
+                                      hint("6:25", "cacheafterrename"),
+                                      hint("6:42", "findbestorder"), hint("7:15", "trace"),
+                                      hint("7:21", "tracefull"), hint("8:15", "modifies")}));
+}
+
+TEST(ParserTest, RuleOptionErrors) {
+  EXPECT_EQ(parse_error("p(1). single\n"),
+            "t.dl:1:7: rule option 'single' is not supported by refract (bddbddb then keeps one "
+            "tuple of the rule's result, whichever the BDD yields first)");
+  EXPECT_EQ(parse_error("p(1). pre { print(); }\n"),
+            "t.dl:1:7: rule option 'pre' is not supported by refract (bddbddb runs its Java code "
+            "block around the rule)");
   EXPECT_EQ(parse_error("p(1). { print(); }\n"),
-            "t.dl:1:7: rule code blocks '{ ... }' are not supported by refract");
+            "t.dl:1:7: rule code blocks '{ ... }' are not supported by refract (bddbddb runs "
+            "their Java code around the rule)");
+  EXPECT_EQ(parse_error("p(x) :- q(x). modifies(r)\n"),
+            "t.dl:1:24: rule option 'modifies' names relation 'r', which is not declared before "
+            "it");
+  EXPECT_EQ(parse_error("p(1). pri x\n"),
+            "t.dl:1:11: expected a number after rule option 'pri', found 'x'");
   EXPECT_EQ(parse_error("p(1). fast\n"), "t.dl:1:7: unknown rule option 'fast'");
   EXPECT_EQ(parse_error("p(1). (\n"), "t.dl:1:7: unexpected '(' after the end of the rule");
+}
+
+// [testMap.datalog: location2typevar(v,tv) :- v => tv.] bddbddb's domain map operator and its
+// queries are named errors.
+TEST(ParserTest, MapOperatorAndQueriesAreRejectedByName) {
+  EXPECT_EQ(parse_error("r(v, t) :- v => t.\n"),
+            "t.dl:1:14: the domain map operator '=>' is not supported by refract (bddbddb grows "
+            "the right-hand domain by the elements of the left-hand one, at offsets that depend "
+            "on the order its hash table lists such maps)");
+  EXPECT_EQ(parse_error("q(x), r(x, y)?\n"),
+            "t.dl:1:1: bddbddb queries ('...?') are not supported by refract; write a rule into a "
+            "printtuples relation instead");
+  EXPECT_EQ(parse_error("p(x) :- q(x), r(x, y)?\n"),
+            "t.dl:1:1: bddbddb queries ('...?') are not supported by refract; write a rule into a "
+            "printtuples relation instead");
+  EXPECT_EQ(parse_error("p(x) :- x = > 3.\n"),
+            "t.dl:1:13: expected a variable, '_', '*', a number or a quoted name, found '>'");
 }
 
 TEST(ParserTest, Directives) {
@@ -343,26 +463,36 @@ TEST(ParserTest, Directives) {
       ".report_stats\n"
       ".strict\n"
       ".singleignore\n"
-      "  .frobnicate 3\n");
+      "  .frobnicate 3\n"
+      ".split_all_rules\n"
+      ".findbestorder\n"
+      ".learnbestorder\n"
+      ".incremental\n"
+      ".bddminfree .2\n");
   EXPECT_EQ(program.bdd_nodes, 5000u);
   EXPECT_EQ(program.bdd_cache, 700u);
   EXPECT_EQ(program.var_order, "A_BxC");
+  EXPECT_TRUE(program.strict_declarations);
   expect_at(*program.var_order_where, "t.dl", 3, 15);
   EXPECT_EQ(program.warnings,
             (std::vector<std::string>{
                 "t.dl:4:1: warning: directive '.noisy' has no effect in refract",
                 "t.dl:5:1: warning: directive '.trace' has no effect in refract",
                 "t.dl:6:1: warning: directive '.report_stats' has no effect in refract",
-                "t.dl:7:1: warning: directive '.strict' has no effect in refract",
                 "t.dl:8:1: warning: directive '.singleignore' has no effect in refract",
                 "t.dl:9:3: warning: unknown directive '.frobnicate' is ignored",
+                "t.dl:10:1: warning: directive '.split_all_rules' has no effect in refract",
+                "t.dl:11:1: warning: directive '.findbestorder' has no effect in refract",
+                "t.dl:12:1: warning: directive '.learnbestorder' has no effect in refract",
+                "t.dl:13:1: warning: directive '.incremental' has no effect in refract",
+                "t.dl:14:1: warning: directive '.bddminfree' has no effect in refract",
             }));
 }
 
 TEST(ParserTest, DirectiveErrors) {
-  for (const char* name : {"findbestorder", "incremental", "dot", "split_all_rules", "bddminfree"})
-    EXPECT_EQ(parse_error(std::string("\n.") + name + " x\n"),
-              std::string("t.dl:2:1: directive '.") + name + "' is not supported by refract");
+  EXPECT_EQ(parse_error("\n.dot graph.dot\n"),
+            "t.dl:2:1: directive '.dot' is not supported by refract (bddbddb writes .dot graphs "
+            "of relations, which refract does not)");
   EXPECT_EQ(parse_error(".bddnodes lots\n"),
             "t.dl:1:11: directive '.bddnodes' needs a positive number, found 'lots'");
   EXPECT_EQ(parse_error(".bddcache 0\n"),

@@ -89,7 +89,7 @@ class ReferenceEvaluatorTest : public ::testing::Test {
   }
   void relation(const std::string& name, std::initializer_list<std::string> domains,
                 std::vector<RelationFlag> flags = {}) {
-    solver::RelationDecl decl{name, {}, std::move(flags), {}};
+    solver::RelationDecl decl{name, {}, std::move(flags), {}, {}};
     for (const std::string& domain : domains)
       decl.attributes.push_back({"a" + std::to_string(decl.attributes.size()), domain, {}, {}});
     program_.relations.push_back(decl);
@@ -100,7 +100,7 @@ class ReferenceEvaluatorTest : public ::testing::Test {
     write(name + ".tuples", tuples);
   }
   void rule(Atom head, std::vector<Literal> body = {}) {
-    Rule rule{std::move(head), std::move(body), "", {}};
+    Rule rule{std::move(head), std::move(body), "", {}, {}};
     rule.text = "rule " + std::to_string(program_.rules.size() + 1) + " for " + rule.head.relation;
     program_.rules.push_back(std::move(rule));
   }
@@ -278,15 +278,26 @@ TEST_F(ReferenceEvaluatorTest, StrataFollowNegation) {
   EXPECT_THROW(stratify(program_), ReferenceError);
 }
 
-TEST_F(ReferenceEvaluatorTest, RejectsUnsafeRules) {
-  domain("N", 2);
-  input("base", {"N"}, "# N0:1\n0\n");
-  relation("out", {"N"});
-  rule(atom("out", {var("x")}), {negated("base", {var("x")})});
-  EXPECT_THROW(run(), ReferenceError);
-  program_.rules.clear();
-  rule(atom("out", {var("x")}), {atom("base", {any()}), cmp(var("x"), CompareOp::kNe, num(0))});
-  EXPECT_THROW(run(), ReferenceError);
+// bddbddb's meaning of a variable no positive atom binds: every element of its domain. One
+// written only in a negated atom is quantified inside it, as `_`.
+TEST_F(ReferenceEvaluatorTest, UnboundVariablesRangeOverTheirDomain) {
+  domain("N", 3);
+  input("base", {"N"}, "# N0:2\n0\n");
+  input("pair", {"N", "N"}, "# N0:2 N1:2\n1 0\n");
+  relation("notBase", {"N"});
+  relation("nonZero", {"N"});
+  relation("noPair", {"N"});
+  relation("everyPair", {"N", "N"});
+  rule(atom("notBase", {var("x")}), {negated("base", {var("x")})});
+  rule(atom("nonZero", {var("x")}), {atom("base", {any()}), cmp(var("x"), CompareOp::kNe, num(0))});
+  rule(atom("noPair", {var("x")}), {negated("pair", {var("x"), var("y")})});
+  rule(atom("everyPair", {var("x"), var("y")}));
+  const Database db = run();
+  EXPECT_EQ(db.at("notBase"), (TupleSet{{1}, {2}}));
+  EXPECT_EQ(db.at("nonZero"), (TupleSet{{1}, {2}}));
+  EXPECT_EQ(db.at("noPair"), (TupleSet{{0}, {2}}));
+  EXPECT_EQ(db.at("everyPair").size(), 9U);
+  EXPECT_EQ(db.count("domain N"), 0U);  // its helper relation stays inside
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "bdd/var_order.hpp"
 #include "relations/domain_space.hpp"
+#include "solver/default_order.hpp"
 #include "solver/instance_layout.hpp"
 #include "solver/parser.hpp"
 
@@ -40,7 +41,7 @@ class RulePlanTest : public ::testing::Test {
     const InstanceLayout layout = lay_out_instances(program_);
     for (const DomainDecl& d : program_.domains) space_.add_domain(d.name, d.size);
     space_.lay_out(
-        bdd::parse_var_order(default_var_order(program_, layout), space_.instance_names()));
+        bdd::parse_var_order(default_var_order(program_, layout).text, space_.instance_names()));
     for (std::size_t r = 0; r < program_.relations.size(); ++r) {
       PlannedRelation shape{&program_.relations[r], {}};
       for (std::size_t a = 0; a < program_.relations[r].attributes.size(); ++a) {
