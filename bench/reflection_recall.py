@@ -372,7 +372,7 @@ def recall_cells(group, lines, origin_of, origin):
     for kind in KINDS:
         mine = [e for e in lines if e.kind == kind and origin_of(e.caller_class) == origin]
         seen = len(mine)
-        if group.mode == "none":
+        if group.mode.split(":")[0] == "none":
             found = 0 if group.ok else None  # no reflective targets by construction
         elif group.ok:
             found = sum(1 for e in mine if group.finds(e))
@@ -431,7 +431,7 @@ def main():
                 ratio = None
                 if g.ok and base is not None and base.ok and base.seconds():
                     ratio = secs / base.seconds()
-                counts = g.site_counts() if g.ok and mode != "none" else (None,) * 5
+                counts = g.site_counts() if g.ok and mode.split(":")[0] != "none" else (None,) * 5
                 rows.append([program, flavour, mode, g.status(), fmt(secs, ".0f"),
                              fmt(ratio, ".2f"), fmt(g.rss()), g.load(),
                              fmt(g.union("methods")), fmt(g.union("edges")),
