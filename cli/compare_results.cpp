@@ -82,6 +82,7 @@ RunMetrics read_run_metrics(const fs::path& run_dir, const std::vector<std::stri
     if (stats.has("string_constants")) {
       StringMergingMetrics s;
       s.string_constants = count_at(stats, "string_constants");
+      s.kept_apart = count_at(stats, "string_constants_kept_apart");
       s.colors = count_at(stats, "string_colors");
       s.largest_clique = count_at(stats, "largest_string_clique");
       s.var_points_to_string_tuples = stats.at("var_points_to_string_objects").number_text;

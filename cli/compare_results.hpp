@@ -24,7 +24,8 @@ struct RelationMetrics {
 // Seed 003 Sec. 6's metrics of string merging, for runs that merge string constants.
 struct StringMergingMetrics {
   std::uint64_t string_constants = 0;
-  std::uint64_t colors = 0;
+  std::uint64_t kept_apart = 0;  // constants never merged (class names, ...): an object each
+  std::uint64_t colors = 0;      // objects the merged constants became
   std::uint64_t largest_clique = 0;
   // VarPointsTo tuples whose object is a java.lang.String (all of them: RunMetrics::relations)
   std::string var_points_to_string_tuples;
