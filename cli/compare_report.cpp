@@ -192,7 +192,7 @@ std::vector<ReportField> row_fields(const VariantRow& row, const CompareSummary&
                                                 static_cast<double>(string_objects))
                                         : ""));
   f.push_back(number("var_points_to_string_tuples", "VarPointsTo string tuples",
-                     s ? s->var_points_to_string_tuples : ""));
+                     m ? m->var_points_to_string_tuples : ""));
   f.push_back(
       number("string_coloring_seconds", "coloring s", s ? seconds(s->coloring_seconds) : ""));
   return f;

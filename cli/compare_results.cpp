@@ -79,13 +79,13 @@ RunMetrics read_run_metrics(const fs::path& run_dir, const std::vector<std::stri
         throw InputError({"--relation"}, "the analysis has no relation " + name);
       m.relations[name] = {sizes.at(name).number_text, count_at(nodes, name)};
     }
+    m.var_points_to_string_tuples = stats.at("var_points_to_string_objects").number_text;
     if (stats.has("string_constants")) {
       StringMergingMetrics s;
       s.string_constants = count_at(stats, "string_constants");
       s.kept_apart = count_at(stats, "string_constants_kept_apart");
       s.colors = count_at(stats, "string_colors");
       s.largest_clique = count_at(stats, "largest_string_clique");
-      s.var_points_to_string_tuples = stats.at("var_points_to_string_objects").number_text;
       s.coloring_seconds = stats.at("string_coloring_seconds").number();
       m.strings = s;
     }
