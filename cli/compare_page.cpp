@@ -124,7 +124,8 @@ constexpr const char* kStyle =
     ".charts{display:flex;flex-wrap:wrap;gap:8px 32px}"
     "table{border-collapse:collapse;font-size:12px}"
     "th,td{border:1px solid #ccc;padding:3px 6px;white-space:nowrap}"
-    "th{background:#f0f0f0}td.num{text-align:right}";
+    "th{background:#f0f0f0}td.num{text-align:right}"
+    "td[data-key=detail]{white-space:normal;min-width:320px}";
 
 }  // namespace
 

@@ -34,23 +34,12 @@ std::vector<std::string> split_white_space(const std::string& text) {
 }  // namespace
 
 const std::vector<std::string>& options_compare_owns() {
-  static const std::vector<std::string> owned = {"help",
-                                                 "classpath",
-                                                 "jdk",
-                                                 "skip-bad-classes",
-                                                 "main",
-                                                 "out",
-                                                 "dump",
-                                                 "dump-bdd",
-                                                 "rule-stats",
-                                                 "quiet",
-                                                 "reflection",
-                                                 "reflection-annotations",
-                                                 "reflection-budget",
-                                                 "reflection-rules",
-                                                 "closed-world",
-                                                 "time-limit",
-                                                 "max-memory"};
+  // clang-format off
+  static const std::vector<std::string> owned = {
+      "help", "classpath", "jdk", "skip-bad-classes", "main", "out", "dump", "dump-bdd",
+      "rule-stats", "quiet", "reflection", "reflection-annotations", "reflection-budget",
+      "reflection-rules", "closed-world", "time-limit", "max-memory"};
+  // clang-format on
   return owned;
 }
 

@@ -332,6 +332,20 @@ TEST(CompareTimeLimitTest, AVariantPastTheTimeLimitIsARowSayingWhereItStopped) {
   EXPECT_NE(run.out.find("base: time limit: run 1/1: "), std::string::npos) << run.out;
 }
 
+// A --relation the analysis does not have is bad input, found once the first run has the
+// analysis's relations: exit 1 naming it, and no reports.
+TEST(CompareRelationTest, AnUnknownRelationExitsOneNamingIt) {
+  TempDir dir;
+  std::vector<std::string> args = compare_args(dir / "out", {"base="});
+  for (const char* a : {"--runs", "1", "--relation", "NoSuchRelation", "--quiet"})
+    args.push_back(a);
+  const RunResult run = run_refract(args, dir.path());
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find("--relation"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("NoSuchRelation"), std::string::npos) << run.err;
+  EXPECT_FALSE(fs::exists(dir / "out" / "compare.json"));
+}
+
 // Bad --encoding text names the option and exits 2 before any work: the class path does not
 // exist (reading it would be exit 1) and no output folder appears.
 TEST(CompareUsageTest, BadEncodingExitsTwoBeforeAnyWork) {
