@@ -171,17 +171,14 @@ std::optional<CompareArguments> parse_arguments(int argc, char** argv) {
   return args;
 }
 
-// The last non-empty lines of a run's log: where it got to, and the error that ended it.
+// The last non-empty line of a run's log: the error that ended it (a time limit says where the
+// solver stopped), or, for a run killed or crashed, the last progress it made.
 std::string how_far(const fs::path& log) {
   std::ifstream in(log);
-  std::string progress, last;
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty()) continue;
-    if (!last.empty() && last.front() == '[') progress = last;
-    last = line;
-  }
-  if (last.empty()) return "no output";
-  return progress.empty() ? last : last + " (after: " + progress + ")";
+  std::string last;
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) last = line;
+  return last.empty() ? "no output" : last;
 }
 
 std::string status_of(const ChildOutcome& outcome) {

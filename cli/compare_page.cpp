@@ -12,9 +12,9 @@ namespace refract::cli {
 namespace {
 
 // Chart geometry, in SVG user units (pixels at 100%).
-constexpr int kLabelWidth = 160;
-constexpr int kBarArea = 420;
-constexpr int kValueWidth = 130;
+constexpr int kLabelWidth = 120;
+constexpr int kBarArea = 300;
+constexpr int kValueWidth = 110;
 constexpr int kBarHeight = 18;
 constexpr int kBarGap = 6;
 constexpr int kTitleHeight = 24;
@@ -125,7 +125,7 @@ constexpr const char* kStyle =
     "table{border-collapse:collapse;font-size:12px}"
     "th,td{border:1px solid #ccc;padding:3px 6px;white-space:nowrap}"
     "th{background:#f0f0f0}td.num{text-align:right}"
-    "td[data-key=detail]{white-space:normal;min-width:320px}";
+    "td[data-key=detail]{white-space:normal;min-width:200px;max-width:420px}";
 
 }  // namespace
 
@@ -139,8 +139,13 @@ void write_compare_page(const std::filesystem::path& file, const CompareSummary&
       << "</h1>\n<p>--context " << escape(summary.context) << ", --reflection "
       << escape(summary.reflection) << "; medians of " << summary.runs
       << (summary.runs == 1 ? " run" : " runs") << " per variant; facts extracted once in "
-      << fixed(summary.extraction_seconds, 3) << " s. Baseline: " << escape(rows.front().name)
-      << ".</p>\n";
+      << fixed(summary.extraction_seconds, 3) << " s.</p>\n<ul>\n";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    out << "<li><b>" << escape(rows[i].name) << "</b>" << (i == 0 ? " (baseline)" : "") << ": "
+        << (rows[i].options.empty() ? "no options" : "<code>" + escape(rows[i].options) + "</code>")
+        << (rows[i].ok() ? "" : "; " + escape(rows[i].status)) << "</li>\n";
+  }
+  out << "</ul>\n";
   out << "<h2>Time and work</h2>\n<div class=\"charts\">\n";
   write_chart(out, "total seconds (median)", bars_of(summary, rows, "total_seconds"));
   write_chart(out, "solve seconds (median)", bars_of(summary, rows, "solve_seconds"));
