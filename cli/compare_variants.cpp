@@ -14,10 +14,13 @@ namespace po = boost::program_options;
 
 namespace {
 
+// A name is a folder of OUT/runs: it starts with a letter or digit, so that "." and ".." are
+// not names.
 bool valid_name(const std::string& name) {
-  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
-  });
+  return !name.empty() && std::isalnum(static_cast<unsigned char>(name.front())) &&
+         std::all_of(name.begin(), name.end(), [](char c) {
+           return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+         });
 }
 
 std::vector<std::string> split_white_space(const std::string& text) {
@@ -50,8 +53,10 @@ EncodingVariant parse_encoding(const std::string& text) {
   variant.text = text;
   variant.name = text.substr(0, equals);
   if (!valid_name(variant.name)) {
-    bad_encoding(text, "the variant name '" + variant.name +
-                           "' is not a word of letters, digits, '-', '_' and '.'");
+    bad_encoding(
+        text,
+        "the variant name '" + variant.name +
+            "' is not a word of letters, digits, '-', '_' and '.' starting with a letter or digit");
   }
   variant.options = split_white_space(text.substr(equals + 1));
   // A word that is neither an option nor the value after one (every option a variant may set

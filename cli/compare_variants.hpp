@@ -9,7 +9,7 @@
 namespace refract::cli {
 
 struct EncodingVariant {
-  std::string name;                  // letters, digits, '-', '_', '.'
+  std::string name;                  // letters, digits, '-', '_', '.'; first a letter or digit
   std::string text;                  // the --encoding argument as given
   std::vector<std::string> options;  // the analyze options, split at white space
   bool sets_context = false;         // it sets --context, which then overrides compare's

@@ -360,6 +360,7 @@ TEST(CompareUsageTest, BadEncodingExitsTwoBeforeAnyWork) {
       {"s=first-seen", "'first-seen' is not an option"},
       {"c=--context 9-call", "--context"},
       {"b a d=", "variant name"},
+      {"..=", "variant name"},
   };
   for (const auto& [text, named] : cases) {
     std::vector<std::string> args = compare_args(dir / "out", {"base=", text});
