@@ -205,12 +205,13 @@ void run_variant(const CompareArguments& args, std::size_t variant, unsigned run
   fs::remove_all(dir / "facts");  // the facts as the solver read them: large, and kept nowhere
   const std::string which = "run " + std::to_string(run) + "/" + std::to_string(args.runs);
   if (outcome.exit_code != 0) {
+    const std::string stopped = how_far(dir / "analyze.log");
+    const std::string log = "log: " + (dir / "analyze.log").string();
     row.status = status_of(outcome);
-    row.detail =
-        which + ": " + how_far(dir / "analyze.log") + "; log: " + (dir / "analyze.log").string();
+    row.detail = which + ": " + stopped + "; " + log;
     if (progress)
-      *progress << "[compare] " << which << ' ' << row.name << ": " << row.status << "; "
-                << row.detail << '\n';
+      *progress << "[compare] " << which << ' ' << row.name << ": " << row.status << ": " << stopped
+                << " (" << log << ")\n";
     return;
   }
   RunMetrics metrics = read_run_metrics(dir, args.relations);
