@@ -11,7 +11,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "cli/analyze_arguments.hpp"
 #include "cli/analyze_reflection.hpp"
+#include "cli/analyze_run.hpp"
 #include "cli/class_path_options.hpp"
 #include "cli/commands.hpp"
 #include "cli/option_values.hpp"
@@ -39,185 +41,6 @@ namespace fs = std::filesystem;
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-struct AnalyzeArguments {
-  ClassPathArguments class_path;
-  std::string main_class;
-  std::string context = "insens";
-  std::optional<pointsto::ContextBits> context_bits;  // default: the flavour's
-  std::optional<std::string> order;
-  std::optional<std::uint64_t> nodes;
-  std::optional<std::uint64_t> cache;
-  std::optional<std::uint64_t> max_nodes;
-  std::optional<std::uint64_t> max_memory;  // MiB
-  std::optional<std::uint64_t> tuple_joins;
-  std::optional<double> time_limit;
-  std::string out;
-  std::vector<std::string> dumps;
-  std::vector<std::string> bdd_dumps;
-  std::optional<std::string> rule_stats;
-  std::string rules = REFRACT_SOURCE_RULES_DIR;
-  pointsto::SiteMerging exception_objects = pointsto::SiteMerging::kPerType;
-  pointsto::SiteMerging string_builders = pointsto::SiteMerging::kPerType;
-  pointsto::SiteMerging primitive_arrays = pointsto::SiteMerging::kPerType;
-  pointsto::SiteMerging allocated_strings = pointsto::SiteMerging::kPerType;
-  bool color_strings = true;  // --string-merging coloring (default) or none
-  pointsto::HeapNumbering heap_numbering = pointsto::HeapNumbering::kByType;
-  ReflectionArguments reflection;
-  // --closed-world application: every class of the class path, and the classes string
-  // constants of its code name (default with reflection); reachable: the classes reachable by
-  // name from the main class (default without)
-  std::optional<bool> application_closed_world;
-  bool quiet = false;
-};
-
-po::options_description analyze_options() {
-  po::options_description options(
-      "refract analyze --classpath CP --main CLASS [--jdk DIR] [--context FLAVOUR] --out DIR "
-      "[options]");
-  options.add_options()("help,h", "show this help");
-  add_class_path_options(options);
-  options.add_options()("main", po::value<std::string>(), "the main class (binary name)")(
-      "context", po::value<std::string>(),
-      "insens (default), K-call, K-obj, K-type (K = 1..4) with optional +H or +JH, cloning")(
-      "context-bits", po::value<std::string>(),
-      "consecutive (each context field's bits together) or interleaved (bit i of every field "
-      "together: the order interleaves the fields of C and HC as domains); default: interleaved "
-      "for K-call with K >= 3 and heap contexts of depth >= 2, else consecutive")(
-      "order", po::value<std::string>(), "BDD variable order (bddbddb syntax)")(
-      "nodes", po::value<std::string>(), "initial BDD node table size")(
-      "cache", po::value<std::string>(), "BDD operation cache size")(
-      "max-nodes", po::value<std::string>(),
-      "hard limit on the node table; exceeding it is an error naming the rule (default: none)")(
-      "max-memory", po::value<std::string>(), max_memory_help().c_str())(
-      "tuple-joins", po::value<std::string>(), tuple_joins_help().c_str())(
-      "time-limit", po::value<std::string>(), kTimeLimitHelp)(
-      "exception-objects", po::value<std::string>(),
-      "per-type (default: one object per exception type) or per-site (one per allocation)")(
-      "string-builders", po::value<std::string>(),
-      "per-type (default: one object for all StringBuilders, one for all StringBuffers) or "
-      "per-site (one per allocation)")(
-      "primitive-arrays", po::value<std::string>(),
-      "per-type (default: one object per array type of primitives, byte[], int[][], ...) or "
-      "per-site (one per allocation)")(
-      "allocated-strings", po::value<std::string>(),
-      "per-type (default: one object for all Strings the program allocates, constants aside) "
-      "or per-site (one per allocation)")(
-      "string-merging", po::value<std::string>(),
-      "coloring (default: string constants that name no two members of one class share an "
-      "object) or none (one object per constant)")(
-      "heap-numbering", po::value<std::string>(),
-      "by-type (default: objects numbered type by type, the types in class-hierarchy order) or "
-      "first-seen (as the front end met the allocation sites); changes the BDDs, not the "
-      "answer")("out", po::value<std::string>(), "folder for the results")(
-      "dump", po::value<std::vector<std::string>>(), "also write relation REL as OUT/REL.tsv")(
-      "dump-bdd", po::value<std::vector<std::string>>(),
-      "also write relation REL as OUT/REL.bdd (bddbddb's format; compact for large relations)")(
-      "rule-stats", po::value<std::string>(),
-      "write the solver's per-rule profile (time, evaluations, sizes, nodes) to FILE")(
-      "rules", po::value<std::string>(),
-      "folder of the points-to rules (default: the shipped ones)")(
-      "reflection", po::value<std::string>(),
-      "solar (default), probe, strings, none, tamiflex=FILE (a TamiFlex refl.log's targets) or "
-      "solar+tamiflex=FILE")("reflection-annotations", po::value<std::string>(),
-                             "FILE of annotations: what reflective call sites resolve to, or "
-                             "that they never run (reflection/README.md)")(
-      "reflection-budget", po::value<std::string>(),
-      "seconds Solar may solve; past them Probe runs instead, and the report says so")(
-      "closed-world", po::value<std::string>(),
-      "application (every class of the class path, and the classes its code names in string "
-      "constants; the default with reflection) or reachable (the classes reachable by name from "
-      "the main class; the default with --reflection none)")(
-      "reflection-rules", po::value<std::string>(),
-      "folder of the reflection rules (default: the shipped ones)")("quiet,q",
-                                                                    "no progress on stderr");
-  return options;
-}
-
-// `coloring` / `none`, the value of `option`: whether string constants are colored;
-// std::invalid_argument names the option and the value otherwise.
-bool parse_string_merging(const std::string& text, const std::string& option) {
-  if (text == "coloring") return true;
-  if (text == "none") return false;
-  throw std::invalid_argument("unknown " + option + " value '" + text +
-                              "' (expected coloring or none)");
-}
-
-// `application` / `reachable`, the value of `option`: whether every class of the class path is
-// in the program; std::invalid_argument names the option and the value otherwise.
-std::optional<bool> parse_closed_world(const std::string& text, const std::string& option) {
-  if (text == "application") return true;
-  if (text == "reachable") return false;
-  throw std::invalid_argument("unknown " + option + " value '" + text +
-                              "' (expected application or reachable)");
-}
-
-// --NAME into `target` when given, through `parse` (per-type|per-site, by-type|first-seen,
-// ...), which names the option and the value in a std::invalid_argument: a usage error.
-template <typename Choice>
-void read_choice(const po::variables_map& vm, const std::string& name,
-                 Choice (*parse)(const std::string&, const std::string&), Choice& target) {
-  if (!vm.count(name)) return;
-  try {
-    target = parse(vm[name].as<std::string>(), "--" + name);
-  } catch (const std::invalid_argument& e) {
-    throw po::error(e.what());
-  }
-}
-
-std::optional<AnalyzeArguments> parse_arguments(int argc, char** argv) {
-  const std::optional<po::variables_map> parsed = parse_command_line(argc, argv, analyze_options());
-  if (!parsed) return std::nullopt;
-  const po::variables_map& vm = *parsed;
-  AnalyzeArguments args;
-  args.class_path = class_path_arguments(vm);
-  if (!vm.count("main")) throw po::error("missing --main");
-  args.main_class = vm["main"].as<std::string>();
-  if (!vm.count("out")) throw po::error("missing --out");
-  args.out = vm["out"].as<std::string>();
-  if (vm.count("context")) args.context = vm["context"].as<std::string>();
-  if (vm.count("context-bits")) {
-    try {
-      args.context_bits =
-          pointsto::parse_context_bits(vm["context-bits"].as<std::string>(), "--context-bits");
-    } catch (const InputError& e) {
-      throw po::error(e.message());
-    }
-  }
-  if (vm.count("order")) args.order = vm["order"].as<std::string>();
-  if (vm.count("nodes")) args.nodes = positive_count("nodes", vm["nodes"].as<std::string>());
-  if (vm.count("cache")) args.cache = positive_count("cache", vm["cache"].as<std::string>());
-  if (vm.count("max-nodes"))
-    args.max_nodes = positive_count("max-nodes", vm["max-nodes"].as<std::string>());
-  if (vm.count("max-memory"))
-    args.max_memory = positive_count("max-memory", vm["max-memory"].as<std::string>());
-  if (vm.count("tuple-joins"))
-    args.tuple_joins = count("tuple-joins", vm["tuple-joins"].as<std::string>());
-  if (vm.count("time-limit"))
-    args.time_limit = positive_seconds("time-limit", vm["time-limit"].as<std::string>());
-  if (vm.count("dump")) args.dumps = vm["dump"].as<std::vector<std::string>>();
-  if (vm.count("dump-bdd")) args.bdd_dumps = vm["dump-bdd"].as<std::vector<std::string>>();
-  if (vm.count("rule-stats")) args.rule_stats = vm["rule-stats"].as<std::string>();
-  if (vm.count("rules")) args.rules = vm["rules"].as<std::string>();
-  read_choice(vm, "exception-objects", pointsto::parse_site_merging, args.exception_objects);
-  read_choice(vm, "string-builders", pointsto::parse_site_merging, args.string_builders);
-  read_choice(vm, "primitive-arrays", pointsto::parse_site_merging, args.primitive_arrays);
-  read_choice(vm, "allocated-strings", pointsto::parse_site_merging, args.allocated_strings);
-  read_choice(vm, "string-merging", parse_string_merging, args.color_strings);
-  read_choice(vm, "heap-numbering", pointsto::parse_heap_numbering, args.heap_numbering);
-  read_choice(vm, "reflection", reflection::parse_mode, args.reflection.mode);
-  if (vm.count("reflection-annotations"))
-    args.reflection.annotations = vm["reflection-annotations"].as<std::string>();
-  if (vm.count("reflection-budget")) {
-    args.reflection.budget_seconds =
-        positive_seconds("reflection-budget", vm["reflection-budget"].as<std::string>());
-  }
-  read_choice(vm, "closed-world", parse_closed_world, args.application_closed_world);
-  if (vm.count("reflection-rules"))
-    args.reflection.rules = vm["reflection-rules"].as<std::string>();
-  args.quiet = vm.count("quiet") != 0;
-  return args;
-}
 
 std::uint64_t peak_rss_bytes() {
   rusage usage{};
@@ -254,6 +77,7 @@ struct HeapSummary {
   MergedSites allocated_strings;
   std::uint64_t context_free = 0;  // objects with the empty heap context under every flavour
   std::optional<strings::StringColoring> strings;  // with --string-merging coloring
+  double coloring_seconds = 0;                     // the time color_string_constants took
 };
 
 HeapSummary summarise(const frontend::FactDatabase& facts, const pointsto::HeapMerge& exceptions,
@@ -328,7 +152,8 @@ void write_stats(const fs::path& file, const AnalyzeArguments& args,
         << ",\n  \"string_constants_kept_apart\": " << s.kept_apart
         << ",\n  \"string_constants_naming_members\": " << s.member_names
         << ",\n  \"string_colors\": " << s.colors
-        << ",\n  \"largest_string_clique\": " << s.largest_clique;
+        << ",\n  \"largest_string_clique\": " << s.largest_clique
+        << ",\n  \"string_coloring_seconds\": " << heaps.coloring_seconds;
   }
   if (r.cloning_paths != 0) {
     out << ",\n  \"cloning_max_paths\": " << r.cloning_paths
@@ -343,7 +168,13 @@ void write_stats(const fs::path& file, const AnalyzeArguments& args,
     out << (first ? "" : ", ") << json_string(name) << ": " << size;
     first = false;
   }
-  out << "},\n";
+  out << "},\n  \"relation_nodes\": {";
+  first = true;
+  for (const auto& [name, nodes] : r.nodes) {
+    out << (first ? "" : ", ") << json_string(name) << ": " << nodes;
+    first = false;
+  }
+  out << "},\n  \"var_points_to_string_objects\": " << r.string_var_points_to << ",\n";
   write_names(out, "unmodelled_natives", r.unmodelled_natives);
   out << ",\n  \"unsupported_invokedynamic\": [";
   for (std::size_t i = 0; i < counts.unsupported_invokedynamic.size(); ++i) {
@@ -366,8 +197,32 @@ std::string seconds_text(double seconds) {
   return text.str();
 }
 
-int run_analyze(const AnalyzeArguments& args) {
-  const auto start = Clock::now();
+}  // namespace
+
+AnalyzeInputs read_analyze_inputs(const AnalyzeArguments& args, std::ostream* progress) {
+  // The annotations and the TamiFlex log are read first: a bad line ends the run before any
+  // work; the classes they name are read with the program.
+  const bool with_reflection = args.reflection.mode.kind != reflection::ModeKind::kNone;
+  AnalyzeInputs inputs;
+  ScopeChoices scope;
+  if (with_reflection) {
+    inputs.reflection = read_reflection_inputs(args.reflection);
+    scope.extra_roots = inputs.reflection.classes_to_read();
+  }
+  if (args.application_closed_world.value_or(with_reflection)) {
+    scope.string_classes = frontend::StringClasses::kApplicationCode;
+    scope.application_classes = true;
+  }
+  if (progress) *progress << "[analyze] reading classes and extracting facts\n";
+  inputs.program = extract_program(args.class_path, args.main_class, progress, scope);
+  for (const frontend::SkippedClass& s : inputs.program->skipped) {
+    std::cerr << "skipped: " << s.message << '\n';
+  }
+  return inputs;
+}
+
+int analyze_extracted(const AnalyzeArguments& args, const AnalyzeInputs& inputs,
+                      std::chrono::steady_clock::time_point start) {
   std::ostream* progress = args.quiet ? nullptr : &std::cerr;
   pointsto::AnalysisOptions options;
   options.flavour = pointsto::parse_context_flavour(args.context, "--context");
@@ -386,37 +241,19 @@ int run_analyze(const AnalyzeArguments& args) {
   options.dumps.insert(options.dumps.end(), args.bdd_dumps.begin(), args.bdd_dumps.end());
   if (args.rule_stats) options.rule_stats = *args.rule_stats;
   options.progress = progress;
-  check_output_directory(args.out);
-  if (args.rule_stats) check_output_file(*args.rule_stats, args.out);
 
-  // The annotations and the TamiFlex log are read first: a bad line ends the run before any
-  // work; the classes they name are read with the program.
+  check_output_directory(args.out);
   const bool with_reflection = args.reflection.mode.kind != reflection::ModeKind::kNone;
-  ReflectionInputs reflection_inputs;
-  ScopeChoices scope;
-  if (with_reflection) {
-    reflection_inputs = read_reflection_inputs(args.reflection);
-    scope.extra_roots = reflection_inputs.classes_to_read();
-  }
-  if (args.application_closed_world.value_or(with_reflection)) {
-    scope.string_classes = frontend::StringClasses::kApplicationCode;
-    scope.application_classes = true;
-  }
-  if (progress) *progress << "[analyze] reading classes and extracting facts\n";
-  const std::unique_ptr<ExtractedProgram> program =
-      extract_program(args.class_path, args.main_class, progress, scope);
-  for (const frontend::SkippedClass& s : program->skipped) {
-    std::cerr << "skipped: " << s.message << '\n';
-  }
+  const ExtractedProgram& program = *inputs.program;
   const std::vector<frontend::InvocationPosition>& positions =
-      program->extractor->invocation_positions();
+      program.extractor->invocation_positions();
   std::optional<frontend::FactDatabase> reflective;
   ReflectionFacts reflection_added;
   if (with_reflection) {
-    reflective = program->extractor->facts();
-    reflection_added = add_reflection(reflection_inputs, *reflective, positions);
+    reflective = program.extractor->facts();
+    reflection_added = add_reflection(inputs.reflection, *reflective, positions);
   }
-  const frontend::FactDatabase& extracted = reflective ? *reflective : program->extractor->facts();
+  const frontend::FactDatabase& extracted = reflective ? *reflective : program.extractor->facts();
   const pointsto::HeapMerge exceptions = args.exception_objects == pointsto::SiteMerging::kPerType
                                              ? pointsto::exception_objects_by_type(extracted)
                                              : pointsto::HeapMerge{};
@@ -433,7 +270,10 @@ int run_analyze(const AnalyzeArguments& args) {
           ? pointsto::allocated_strings_by_type(extracted)
           : pointsto::HeapMerge{};
   std::optional<strings::StringColoring> coloring;
+  const auto coloring_start = Clock::now();
   if (args.color_strings) coloring = strings::color_string_constants(extracted);
+  const double coloring_seconds =
+      std::chrono::duration<double>(Clock::now() - coloring_start).count();
   // The sites of each are disjoint: exception types, builder types, primitive array types,
   // String allocations, string constants.
   pointsto::HeapMerge by_type = exceptions;
@@ -464,6 +304,7 @@ int run_analyze(const AnalyzeArguments& args) {
   HeapSummary heaps = summarise(facts, exceptions, string_builders, primitive_arrays,
                                 allocated_strings, std::move(coloring));
   heaps.context_free = options.context_free_heaps.size();
+  heaps.coloring_seconds = coloring_seconds;
   if (progress) {
     *progress << "[analyze] exception objects " << pointsto::to_string(args.exception_objects)
               << ": " << heaps.exceptions.sites << " allocation sites merged into "
@@ -530,7 +371,7 @@ int run_analyze(const AnalyzeArguments& args) {
                              reflection_added);
   }
   const double total = std::chrono::duration<double>(Clock::now() - start).count();
-  write_stats(out / "stats.json", args, result, program->extractor->counts(), heaps,
+  write_stats(out / "stats.json", args, result, program.extractor->counts(), heaps,
               {args.reflection.mode.to_string(), ran.to_string(), notice}, facts_seconds, total);
   if (progress) {
     *progress << "[analyze] " << args.context << ": " << result.call_graph.reachable_methods.size()
@@ -541,11 +382,24 @@ int run_analyze(const AnalyzeArguments& args) {
   return kExitOk;
 }
 
+namespace {
+
+int run_analyze(const AnalyzeArguments& args) {
+  const auto start = Clock::now();
+  std::ostream* progress = args.quiet ? nullptr : &std::cerr;
+  // A bad flavour or output path ends the run before any work.
+  pointsto::parse_context_flavour(args.context, "--context");
+  check_output_directory(args.out);
+  if (args.rule_stats) check_output_file(*args.rule_stats, args.out);
+  const AnalyzeInputs inputs = read_analyze_inputs(args, progress);
+  return analyze_extracted(args, inputs, start);
+}
+
 }  // namespace
 
 int analyze_command(int argc, char** argv) {
   return run_command<po::error>(
-      "analyze", [&] { return parse_arguments(argc, argv); },
+      "analyze", [&] { return parse_analyze_arguments(argc, argv); },
       [](const AnalyzeArguments& args) { return run_analyze(args); });
 }
 

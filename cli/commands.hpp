@@ -15,5 +15,6 @@ int check_command(int argc, char** argv);
 int facts_command(int argc, char** argv);
 int ir_command(int argc, char** argv);
 int analyze_command(int argc, char** argv);
+int compare_command(int argc, char** argv);
 
 }  // namespace refract::cli

@@ -14,7 +14,8 @@ void print_usage(std::ostream& out) {
          "  check    read a bddbddb-style Datalog program and its inputs without solving\n"
          "  facts    write the input relations of a Java program (jars, class folders, jmods)\n"
          "  ir       print the three-address IR of Java classes\n"
-         "  analyze  points-to analysis and call graph of a Java program with the JDK\n\n"
+         "  analyze  points-to analysis and call graph of a Java program with the JDK\n"
+         "  compare  one program under several encodings side by side (tables, charts)\n\n"
          "Run 'refract <command> --help' for the options of a command.\n";
 }
 
@@ -35,6 +36,7 @@ int main(int argc, char** argv) {
   if (command == "facts") return refract::cli::facts_command(argc - 1, argv + 1);
   if (command == "ir") return refract::cli::ir_command(argc - 1, argv + 1);
   if (command == "analyze") return refract::cli::analyze_command(argc - 1, argv + 1);
+  if (command == "compare") return refract::cli::compare_command(argc - 1, argv + 1);
   std::cerr << "refract: unknown command '" << command << "'\n";
   print_usage(std::cerr);
   return refract::cli::kExitUsage;

@@ -9,6 +9,7 @@
 #include "pointsto/context_constructors.hpp"
 #include "pointsto/heap_classes.hpp"
 #include "relations/bdd_file.hpp"
+#include "relations/relation.hpp"
 #include "relations/tuple_io.hpp"
 #include "solver/checker.hpp"
 #include "solver/instance_layout.hpp"
@@ -32,6 +33,9 @@ constexpr const char* kCallGraphEdge = "CallGraphEdge";      // (invoke : I, met
 constexpr const char* kPolymorphicCall = "PolymorphicCall";  // (invoke : I)
 constexpr const char* kMayFailCast = "MayFailCast";
 constexpr const char* kUnmodelledNative = "UnmodelledNative";  // (method : M)
+constexpr const char* kVarPointsTo = "VarPointsTo";  // (ctx : C, var : V, hctx : HC, heap : H)
+constexpr const char* kHeapType = "HeapType";        // (heap : H, type : T)
+constexpr const char* kStringType = "java.lang.String";
 constexpr const char* kReflectionRuleDomain = "R";  // reflection/metaobjects.hpp
 // Additions to a relation a delta may union before it becomes an xor of the whole relation
 // with the value last read (solver::EngineOptions::delta_log_versions). With contexts,
@@ -82,6 +86,20 @@ std::vector<std::string> names_of(const rel::Relation& r) {
   });
   std::sort(out.begin(), out.end());
   return out;
+}
+
+// The VarPointsTo tuples whose object has type java.lang.String, counted exactly on the BDDs:
+// a deep flavour's VarPointsTo has far too many tuples to enumerate.
+std::string string_var_points_to(const solver::Engine& engine,
+                                 const frontend::FactDatabase& facts) {
+  const frontend::FactDomain& types = facts.domain("T");
+  if (!types.contains(kStringType)) return "0";
+  const rel::Relation& points_to = engine.relation(kVarPointsTo);
+  rel::Relation strings = rel::project_away(
+      rel::select_equal(engine.relation(kHeapType), "type", types.at(kStringType)), {"type"});
+  const rel::PhysicalId heap = points_to.attribute("heap").physical;
+  if (strings.attribute("heap").physical != heap) strings = rel::rename(strings, {{"heap", heap}});
+  return rel::join(points_to, strings, {}).size().to_string();
 }
 
 // `order` with each instance the program needs of a domain the order names, but not that
@@ -243,7 +261,9 @@ AnalysisResult Analysis::run() {
   result.bdd = engine_->bdd_stats();
   for (const solver::RelationDecl& r : program_->relations) {
     result.sizes[r.name] = engine_->relation_size(r.name).to_string();
+    result.nodes[r.name] = engine_->relation(r.name).bdd().node_count();
   }
+  result.string_var_points_to = string_var_points_to(*engine_, facts_);
   const rel::Relation& reachable = engine_->relation(kReachable);
   result.contexts = std::stoull(
       rel::project_away(reachable, {reachable.attributes()[1].name}).size().to_string());

@@ -52,6 +52,10 @@ struct AnalysisResult {
   ContextBits context_bits = ContextBits::kConsecutive;  // and how it placed context fields
   std::uint64_t contexts = 0;                            // distinct contexts of reachable methods
   std::map<std::string, std::string> sizes;              // every relation's exact size
+  std::map<std::string, std::uint64_t> nodes;            // every relation's BDD node count
+  // VarPointsTo tuples whose object is a java.lang.String (seed 003 Sec. 6, "var points-to
+  // string"), exact
+  std::string string_var_points_to = "0";
   std::vector<std::string> polymorphic_calls;
   std::vector<std::string> may_fail_casts;
   std::vector<std::string> unmodelled_natives;

@@ -208,6 +208,37 @@ TEST_F(AnalyzeExportsTest, StatsAgreeWithTheExports) {
     EXPECT_TRUE(stats.at("seconds").at(phase).is_number()) << phase;
   }
   EXPECT_TRUE(stats.at("relations").at("VarPointsTo").is_number());
+  // A node count for every relation with a size; only the empty relation has none.
+  const auto& sizes = stats.at("relations").object();
+  const auto& nodes = stats.at("relation_nodes").object();
+  ASSERT_EQ(nodes.size(), sizes.size());
+  for (const auto& [name, size] : sizes) {
+    ASSERT_TRUE(nodes.count(name)) << name;
+    EXPECT_EQ(nodes.at(name).number() == 0, size.number() == 0) << name;
+  }
+}
+
+// stats.json's var_points_to_string_objects counts the VarPointsTo tuples whose object has
+// type java.lang.String (seed 003 Sec. 6): the dumps of VarPointsTo and HeapType, joined here,
+// count the same; and string_coloring_seconds comes with the coloring's counts.
+TEST(AnalyzeStringStatsTest, CountsVarPointsToTuplesOfStringObjects) {
+  TempDir dir;
+  const RunResult run = analyze_fixture(dir, "strings", dir.path() / "out",
+                                        {"--dump", "VarPointsTo", "--dump", "HeapType"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::set<std::string> strings;
+  for (const std::string& line : lines_of(read_file(dir.path() / "out" / "HeapType.tsv"))) {
+    const auto fields = split_tabs(line);
+    if (fields.at(1) == "java.lang.String") strings.insert(fields.at(0));
+  }
+  std::size_t expected = 0;
+  for (const std::string& line : lines_of(read_file(dir.path() / "out" / "VarPointsTo.tsv")))
+    expected += strings.count(split_tabs(line).at(3));
+  const JsonValue stats = read_json(dir.path() / "out" / "stats.json");
+  EXPECT_GT(expected, 0U);
+  EXPECT_EQ(stats.at("var_points_to_string_objects").number(), static_cast<double>(expected));
+  EXPECT_TRUE(stats.at("string_coloring_seconds").is_number());
+  EXPECT_GT(stats.at("string_constants").number(), 0);
 }
 
 // --dump REL writes the relation as TSV of element names.
