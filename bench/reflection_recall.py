@@ -262,6 +262,12 @@ class Group:
             return None
         return sum(r.seconds for r in self.runs)
 
+    def nodes_produced(self):
+        """BDD nodes produced, summed over the runs: the solver's work, which no load changes."""
+        if not self.ok:
+            return None
+        return sum(r.stats["bdd_nodes_produced"] for r in self.runs)
+
     def rss(self):
         values = [r.rss_mib for r in self.runs if r.rss_mib is not None]
         return max(values) if values else None
@@ -414,7 +420,9 @@ def main():
 
     print("\n### Runs\n")
     print("seconds: wall clock of the whole `refract analyze` (summed over lucene's two mains);"
-          " x none: against the none run of the program and flavour; load: 1-minute load"
+          " x none: against the none run of the program and flavour; Mnodes: BDD nodes the solver"
+          " produced, in millions (its work, which the machine's load does not change), and x"
+          " none of it; load: 1-minute load"
           " average at the start / end; sites: reflective call sites reached; unsound, no-meta:"
           " sites the report flags possibly unsound, side-effect sites no metaobject reaches;"
           " imprecise: reflection.json's possibly_imprecise (more than 1 target or type made"
@@ -428,17 +436,21 @@ def main():
                 if g is None:
                     continue
                 secs = g.seconds()
-                ratio = None
+                ratio = nodes_ratio = None
                 if g.ok and base is not None and base.ok and base.seconds():
                     ratio = secs / base.seconds()
+                    nodes_ratio = g.nodes_produced() / base.nodes_produced()
                 counts = g.site_counts() if g.ok and mode.split(":")[0] != "none" else (None,) * 5
+                mnodes = g.nodes_produced() / 1e6 if g.ok else None
                 rows.append([program, flavour, mode, g.status(), fmt(secs, ".0f"),
-                             fmt(ratio, ".2f"), fmt(g.rss()), g.load(),
+                             fmt(ratio, ".2f"), fmt(mnodes, ".0f"), fmt(nodes_ratio, ".2f"),
+                             fmt(g.rss()), g.load(),
                              fmt(g.union("methods")), fmt(g.union("edges")),
                              fmt(g.union("poly")), fmt(g.union("casts")),
                              fmt(counts[0]), fmt(counts[1]), fmt(counts[2]),
                              f"{fmt(counts[3])} / {fmt(counts[4])}"])
-    table(["program", "flavour", "mode", "status", "seconds", "x none", "peak MiB", "load",
+    table(["program", "flavour", "mode", "status", "seconds", "x none", "Mnodes",
+           "x none", "peak MiB", "load",
            "methods", "edges", "poly", "casts", "sites", "unsound", "no-meta",
            "imprecise >1 / >10"], rows)
 
