@@ -208,6 +208,7 @@ AnalyzeInputs read_analyze_inputs(const AnalyzeArguments& args, std::ostream* pr
   if (with_reflection) {
     inputs.reflection = read_reflection_inputs(args.reflection);
     scope.extra_roots = inputs.reflection.classes_to_read();
+    scope.service_providers = true;
   }
   if (args.application_closed_world.value_or(with_reflection)) {
     scope.string_classes = frontend::StringClasses::kApplicationCode;
@@ -218,6 +219,8 @@ AnalyzeInputs read_analyze_inputs(const AnalyzeArguments& args, std::ostream* pr
   for (const frontend::SkippedClass& s : inputs.program->skipped) {
     std::cerr << "skipped: " << s.message << '\n';
   }
+  for (const frontend::ServiceWarning& w : inputs.program->service_warnings)
+    std::cerr << "warning: " << w.to_string() << '\n';
   return inputs;
 }
 
@@ -251,7 +254,8 @@ int analyze_extracted(const AnalyzeArguments& args, const AnalyzeInputs& inputs,
   ReflectionFacts reflection_added;
   if (with_reflection) {
     reflective = program.extractor->facts();
-    reflection_added = add_reflection(inputs.reflection, *reflective, positions);
+    reflection_added =
+        add_reflection(inputs.reflection, program.service_providers, *reflective, positions);
   }
   const frontend::FactDatabase& extracted = reflective ? *reflective : program.extractor->facts();
   const pointsto::HeapMerge exceptions = args.exception_objects == pointsto::SiteMerging::kPerType

@@ -1,8 +1,11 @@
 #include "cli/analyze_reflection.hpp"
 
+#include <iostream>
+
 #include "frontend/names.hpp"
 #include "reflection/reflective_targets.hpp"
 #include "reflection/report.hpp"
+#include "reflection/service_providers.hpp"
 
 namespace refract::cli {
 
@@ -59,7 +62,9 @@ ReflectionInputs read_reflection_inputs(const ReflectionArguments& args) {
   return inputs;
 }
 
-ReflectionFacts add_reflection(const ReflectionInputs& inputs, frontend::FactDatabase& facts,
+ReflectionFacts add_reflection(const ReflectionInputs& inputs,
+                               const std::vector<frontend::ServiceProvider>& service_providers,
+                               frontend::FactDatabase& facts,
                                const std::vector<frontend::InvocationPosition>& positions) {
   ReflectionFacts added;
   const reflection::AnnotatedTargets annotated =
@@ -68,6 +73,8 @@ ReflectionFacts add_reflection(const ReflectionInputs& inputs, frontend::FactDat
   for (const reflection::UnmatchedEntry& u : logged.unmatched)
     added.unmatched_log.push_back(unmatched_line(u));
   reflection::add_reflective_target_relations(facts, annotated, logged);
+  for (const std::string& w : reflection::add_service_provider_relation(facts, service_providers))
+    std::cerr << "warning: " << w << '\n';
   added.metaobjects = reflection::add_reflection_facts(facts);
   return added;
 }

@@ -11,6 +11,7 @@
 
 #include "frontend/fact_database.hpp"
 #include "frontend/fact_extractor.hpp"
+#include "frontend/service_files.hpp"
 #include "pointsto/analysis.hpp"
 #include "reflection/annotations.hpp"
 #include "reflection/metaobjects.hpp"
@@ -44,9 +45,13 @@ struct ReflectionFacts {
   std::vector<std::string> unmatched_log;  // TamiFlex log lines that matched no call site
 };
 
-// Adds the targets of the annotations and of the log, the metaobjects and the helper
-// relations to `facts` (unmerged). InputError for an annotation the facts contradict.
-ReflectionFacts add_reflection(const ReflectionInputs& inputs, frontend::FactDatabase& facts,
+// Adds the targets of the annotations and of the log, the service providers of the class
+// path's META-INF/services files (a provider that was not read is a warning on stderr), the
+// metaobjects and the helper relations to `facts` (unmerged). InputError for an annotation the
+// facts contradict.
+ReflectionFacts add_reflection(const ReflectionInputs& inputs,
+                               const std::vector<frontend::ServiceProvider>& service_providers,
+                               frontend::FactDatabase& facts,
                                const std::vector<frontend::InvocationPosition>& positions);
 
 // Writes OUT/reflection.json, OUT/reflection.txt and OUT/refl.log from a solved analysis.

@@ -30,6 +30,27 @@ std::string main_method(frontend::ClassHierarchy& hierarchy, const std::string& 
   throw InputError({"--main"}, "class " + main_class + " has no static main(String[]) method");
 }
 
+// The providers of every META-INF/services file of the class path into `program`; a provider
+// the class path does not have is a warning, as a malformed line is.
+void read_service_providers(ExtractedProgram& program) {
+  for (const frontend::ServiceFile& file : program.path->service_files()) {
+    const std::string text(file.bytes.begin(), file.bytes.end());
+    frontend::ServiceProviders read = frontend::parse_service_file(file.service, text, file.origin);
+    for (frontend::ServiceWarning& w : read.warnings)
+      program.service_warnings.push_back(std::move(w));
+    for (frontend::ServiceProvider& p : read.providers) {
+      if (!program.path->contains(internal_class_name(p.provider))) {
+        program.service_warnings.push_back(
+            {p.where, "provider " + p.provider + " of " + p.service +
+                          " is not on the class path; ServiceLoader would fail on it, it is "
+                          "ignored"});
+        continue;
+      }
+      program.service_providers.push_back(std::move(p));
+    }
+  }
+}
+
 }  // namespace
 
 std::string internal_class_name(std::string binary_name) {
@@ -60,6 +81,11 @@ std::unique_ptr<ExtractedProgram> extract_program(const ClassPathArguments& clas
   }
   for (const std::string& name : scope_choices.extra_roots)
     if (program->path->contains(name)) scope.add_root(name);
+  if (scope_choices.service_providers) {
+    read_service_providers(*program);
+    for (const frontend::ServiceProvider& p : program->service_providers)
+      scope.add_root(internal_class_name(p.provider));
+  }
   scope.run(
       [&](const frontend::ClassFile& cls, const std::vector<frontend::MethodIr>& methods) {
         program->extractor->add_class(cls, methods);

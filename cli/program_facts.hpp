@@ -13,6 +13,7 @@
 #include "frontend/fact_extractor.hpp"
 #include "frontend/hierarchy.hpp"
 #include "frontend/program_scope.hpp"
+#include "frontend/service_files.hpp"
 
 namespace refract::cli {
 
@@ -21,6 +22,11 @@ struct ExtractedProgram {
   std::unique_ptr<frontend::ClassHierarchy> hierarchy;
   std::unique_ptr<frontend::FactExtractor> extractor;
   std::vector<frontend::SkippedClass> skipped;
+  // With ScopeChoices::service_providers: the providers the class path's
+  // META-INF/services files list (only those on the class path), and what is wrong with lines
+  // and names that list none.
+  std::vector<frontend::ServiceProvider> service_providers;
+  std::vector<frontend::ServiceWarning> service_warnings;
 };
 
 // Choices about which classes a program has, beyond what its code names: reflection's closed
@@ -37,6 +43,9 @@ struct ScopeChoices {
   // And these classes ("a/B"), where the class path has them: what a TamiFlex log or the
   // annotations name.
   std::vector<std::string> extra_roots;
+  // And the providers the class path's META-INF/services files list: the classes
+  // java.util.ServiceLoader loads by name (reflection/services.datalog).
+  bool service_providers = false;
 };
 
 // `main_class` (a binary name with dots) selects the classes reachable from it and makes its

@@ -26,6 +26,7 @@ constexpr std::string_view kClassSuffix = ".class";
 constexpr std::string_view kVersionsPrefix = "META-INF/versions/";
 constexpr std::string_view kJmodClassesPrefix = "classes/";
 constexpr std::string_view kManifest = "META-INF/MANIFEST.MF";
+constexpr std::string_view kServicesPrefix = "META-INF/services/";
 constexpr int kFirstVersionedRelease = 9;  // multi-release jars came with Java 9
 
 [[noreturn]] void fail(const std::string& where, const std::string& message) {
@@ -97,6 +98,15 @@ std::optional<std::pair<int, std::string_view>> split_versioned(std::string_view
   return std::pair{version, entry.substr(slash + 1)};
 }
 
+// "META-INF/services/a.B" -> "a.B"; nothing for other entries, the folder itself and files
+// in folders below it (ServiceLoader reads only META-INF/services/NAME).
+std::optional<std::string_view> service_of(std::string_view entry) {
+  if (entry.substr(0, kServicesPrefix.size()) != kServicesPrefix) return std::nullopt;
+  entry.remove_prefix(kServicesPrefix.size());
+  if (entry.empty() || entry.find('/') != std::string_view::npos) return std::nullopt;
+  return entry;
+}
+
 bool is_module_info(std::string_view name) {
   return name == "module-info" || ends_with(name, "/module-info");
 }
@@ -109,6 +119,8 @@ struct ClassPath::Source {
   fs::path folder;
   // Binary name -> archive entry index, or file path relative to the folder.
   std::unordered_map<std::string, std::variant<std::size_t, std::string>> classes;
+  // Service name -> its provider-configuration file (META-INF/services/NAME), in entry order.
+  std::vector<std::pair<std::string, std::variant<std::size_t, std::string>>> services;
 
   std::string origin_of(const std::variant<std::size_t, std::string>& where) const {
     if (const auto* index = std::get_if<std::size_t>(&where)) return archive->origin(*index);
@@ -146,6 +158,7 @@ struct ClassPath::Source {
     std::unordered_map<std::string, std::pair<int, std::size_t>> versioned;
     for (std::size_t i = 0; i < entries.size(); ++i) {
       std::string_view entry = entries[i];
+      if (const auto service = service_of(entry)) services.emplace_back(std::string(*service), i);
       if (!ends_with(entry, kClassSuffix)) continue;
       if (const auto split = split_versioned(entry)) {
         const auto [version, rest] = *split;
@@ -172,8 +185,12 @@ struct ClassPath::Source {
       std::error_code type_ec;
       if (!it->is_regular_file(type_ec)) continue;
       const fs::path& file = it->path();
-      if (file.extension() != kClassSuffix) continue;
       const std::string relative = file.lexically_relative(folder).generic_string();
+      if (const auto service = service_of(relative)) {
+        services.emplace_back(std::string(*service), relative);
+        continue;
+      }
+      if (file.extension() != kClassSuffix) continue;
       classes.emplace(relative.substr(0, relative.size() - kClassSuffix.size()), relative);
     }
     if (ec) fail(name, "cannot list the class folder: " + ec.message());
@@ -267,6 +284,19 @@ std::optional<ClassBytes> ClassPath::read_from_entries(std::string_view binary_n
     }
   }
   return std::nullopt;
+}
+
+std::vector<ServiceFile> ClassPath::service_files() const {
+  std::vector<ServiceFile> files;
+  for (const auto& source : application_) {
+    // A folder lists its files in no fixed order: sorted, the run is the same on every machine.
+    auto services = source->services;
+    std::stable_sort(services.begin(), services.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [service, where] : services)
+      files.push_back({source->origin_of(where), service, source->read(where)});
+  }
+  return files;
 }
 
 std::vector<std::string> ClassPath::entry_class_names() const {

@@ -24,6 +24,14 @@ struct ClassBytes {
   std::vector<std::uint8_t> bytes;
 };
 
+// A provider-configuration file of the service-provider mechanism, META-INF/services/SERVICE
+// (frontend/service_files.hpp reads it).
+struct ServiceFile {
+  std::string origin;   // "JAR!META-INF/services/a.B" or "DIR/META-INF/services/a.B"
+  std::string service;  // the entry's name after META-INF/services/: "a.B"
+  std::vector<std::uint8_t> bytes;
+};
+
 class ClassPath {
  public:
   static constexpr int kDefaultRelease = 17;
@@ -53,6 +61,11 @@ class ClassPath {
   // class and is left out. Without `include_jdk`, only names that resolve to application
   // entries (the scope of --all).
   std::vector<std::string> class_names(bool include_jdk) const;
+
+  // The provider-configuration files of the application's entries (the JDK's modules declare
+  // their providers in module-info instead), entry by entry in class-path order, each entry's
+  // sorted by service name. Read errors are InputErrors naming the origin.
+  std::vector<ServiceFile> service_files() const;
 
   // For looking at the entries themselves (`refract ir --all`), whatever the JDK shadows:
   // every class name the added entries hold, and a class read from the first entry holding it.
