@@ -77,14 +77,11 @@ std::optional<Result> analyze_program(const TempDir& dir, const Program& program
   for (const std::string& arg : extra) name += "-" + arg;
   const fs::path out = dir.path() / name;
   // The points-to rules alone: the programs' reflection is tests/reflection's subject.
-  std::vector<std::string> args = {"analyze",      "--classpath",  program.classpath,
-                                   "--jdk",        small_jdk().string(),
-                                   "--main",       program.main,
-                                   "--context",    flavour,
-                                   "--reflection", "none",
-                                   "--out",        out.string(),
-                                   "--dump",       "VarPointsToI",
-                                   "--quiet"};
+  std::vector<std::string> args = {
+      "analyze", "--classpath", program.classpath, "--jdk",  small_jdk().string(),
+      "--main",  program.main,  "--context",       flavour,  "--reflection",
+      "none",    "--out",       out.string(),      "--dump", "VarPointsToI",
+      "--quiet"};
   if (!order.empty()) {
     args.push_back("--order");
     args.push_back(order);
