@@ -376,7 +376,8 @@ class Translator:
             attrs, flags = prog.relations[r]
             if r in CONSTRUCTORS:
                 continue
-            out.append(".decl %s(%s)" % (r, ", ".join("%s:%s" % (a, d) for a, d in attrs)))
+            out.append(".decl %s(%s)" % (r, ", ".join("%s:%s" % (attribute_name(a), d)
+                                                     for a, d in attrs)))
             if "inputtuples" in flags or r == "MethodContext":
                 out.append(".input %s" % r)
                 inputs.append(r)
@@ -424,6 +425,15 @@ class Translator:
                     "1 < count : { HeapAllocClass(?h, _) }, !Typed(?h)."]
         return out
 
+
+
+# Soufflé's keywords that refract's attribute names may be (MethodArity's `count`): an attribute
+# name is only a label, so a trailing underscore keeps the declaration the same relation.
+SOUFFLE_KEYWORDS = {"count", "sum", "min", "max", "mean", "range", "as", "nil", "true", "false"}
+
+
+def attribute_name(name):
+    return name + "_" if name in SOUFFLE_KEYWORDS else name
 
 def read_tuples(prog, rel):
     """The tuples of NAME.tuples, `*` and lo-hi expanded."""
