@@ -26,7 +26,11 @@ extern "C" int* bddrefstack;
 extern "C" long int bddproduced;  // new nodes since bdd_init (kernel.c)
 extern "C" void* bddnodes;        // the node table, malloc'd and realloc'd by BuDDy (kernel.c)
 extern "C" int bddnodesize;       // its slots
-extern "C" int* bddvar2level;     // freed by bdd_done but left dangling (kernel.c)
+extern "C" int bddfreepos;        // head of the free list, rebuilt by every collection (kernel.c)
+extern "C" int bddfreenum;        // its length
+extern "C" int bddmaxnodesize;    // the cap on bddnodesize; 0 for none
+extern "C" void bdd_gbc(void);
+extern "C" int* bddvar2level;  // freed by bdd_done but left dangling (kernel.c)
 extern "C" int* bddlevel2var;
 
 #ifndef MADV_COLLAPSE
@@ -111,6 +115,20 @@ void cap_table_to_memory_budget() {
   bdd_setmaxnodenum(static_cast<int>(std::max(cap, size + 1)));
 }
 
+// Unlinks every free node, so that the next new node makes BuDDy collect (which relinks them)
+// and, with the table capped, fail. Only an operation being abandoned does this: jumping out
+// again instead loops, since BuDDy's give-up path collects (bdd_checkreorder).
+void drop_free_list() {
+  bddfreepos = 0;
+  bddfreenum = 0;
+}
+
+// BuDDy's give-up path reorders (with no method set: it only rebuilds the free list), after
+// the collection above: drop the list again there.
+void after_reordering(int before) {
+  if (!before && g_deadline_tripped) drop_free_list();
+}
+
 void record_gc(int pre, bddGbcStat* stat) {
   if (pre) return;
   // An operation being abandoned at the deadline keeps the cap that ends its retry.
@@ -121,13 +139,22 @@ void record_gc(int pre, bddGbcStat* stat) {
   g_stats.peak_live_nodes = std::max(g_stats.peak_live_nodes, live);
   // Past the deadline: abandon the operation the way an exhausted table does (record_error).
   // The collection is complete, so the table is consistent. BuDDy retries an operation once
-  // after such a jump, collecting on the way (so this hook must not jump again): capping the
-  // table at its size makes the retry end as an exhausted table, which check_error undoes.
-  if (!g_deadline_tripped && g_deadline && g_operation_depth > 0 &&
-      std::chrono::steady_clock::now() > *g_deadline) {
+  // after such a jump; with the table capped at its size and the free list dropped by every
+  // collection and reordering that follows, the retry's first new node finds the table full,
+  // and the error that raises ends it. Capping alone let a retry whose collections freed much
+  // run on for minutes (hsqldb's probe run, 90 s past --time-limit in one and_exists).
+  if (g_deadline_tripped) {
+    drop_free_list();
+    return;
+  }
+  if (g_deadline && g_operation_depth > 0 && std::chrono::steady_clock::now() > *g_deadline) {
     g_deadline_tripped = true;
     if (g_pending_error == 0) g_pending_error = kDeadlinePassed;
-    g_max_nodes_before_trip = bdd_setmaxnodenum(bdd_getallocnum() + 1);
+    // bdd_setmaxnodenum takes only caps above the table, and such a cap still lets a resize
+    // relink the free nodes (it rehashes): set the cap at the table itself.
+    g_max_nodes_before_trip = bddmaxnodesize;
+    bddmaxnodesize = bddnodesize;
+    drop_free_list();
     std::longjmp(bddexception, 1);
   }
 }
@@ -260,7 +287,8 @@ void check_error(const char* operation) {
   bdd_operator_reset();
   if (g_deadline_tripped) {
     g_deadline_tripped = false;
-    bdd_setmaxnodenum(std::max(g_max_nodes_before_trip, 0));
+    bddmaxnodesize = g_max_nodes_before_trip;
+    bdd_gbc();  // relinks the free list the abandoned operation dropped
   }
   if (code == kDeadlinePassed) throw DeadlinePassed(operation);
   if (code == BDD_NODENUM || code == BDD_MEMORY) {
@@ -293,6 +321,7 @@ Manager::Manager(const ManagerSettings& settings) {
   g_deadline.reset();
   g_deadline_tripped = false;
   bdd_gbc_hook(record_gc);
+  bdd_reorder_hook(after_reordering);
   bdd_resize_hook(grow_node_table);
   bdd_disable_reorder();
   g_huge_pages = settings.huge_pages;
