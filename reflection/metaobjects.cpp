@@ -150,9 +150,16 @@ void MetaobjectBuilder::add_string_names() {
     if (it == constant_by_literal.end()) return std::nullopt;
     return it->second;
   };
+  // forName takes the binary name of a class or interface, an array's descriptor, and nothing
+  // else: "int" and "java.lang.String[]" throw (under insens they reached forName sites before).
+  std::set<std::uint64_t> named_by_binary_name;
+  for (const char* relation : {"ClassType", "InterfaceType"})
+    for (const auto& t : facts_.relation(relation).sorted_tuples())
+      named_by_binary_name.insert(t[0]);
   const std::vector<std::string> types = facts_.domain("T").names();
   for (std::uint64_t t = 0; t < types.size(); ++t) {
-    if (const auto s = constant(types[t])) facts_.relation("StringNamesClass").add({*s, t});
+    if (named_by_binary_name.contains(t))
+      if (const auto s = constant(types[t])) facts_.relation("StringNamesClass").add({*s, t});
     if (const auto descriptor = array_descriptor_name(types[t]))
       if (const auto s = constant(*descriptor)) facts_.relation("StringNamesClass").add({*s, t});
   }
