@@ -2,11 +2,10 @@
 
 #include <algorithm>
 #include <array>
-#include <fstream>
-#include <iterator>
 #include <optional>
 
 #include "reflection/target_syntax.hpp"
+#include "support/text_file.hpp"
 
 namespace refract::reflection {
 
@@ -137,11 +136,7 @@ std::vector<Annotation> parse_annotations(std::string_view text, const std::stri
 }
 
 std::vector<Annotation> read_annotations(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError({path.string()}, "cannot open annotation file");
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (in.bad()) throw InputError({path.string()}, "cannot read annotation file");
-  return parse_annotations(text, path.string());
+  return parse_annotations(read_text_file(path, "annotation file"), path.string());
 }
 
 }  // namespace refract::reflection

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
-#include <fstream>
-#include <iterator>
 #include <limits>
 #include <map>
 #include <stdexcept>
@@ -12,6 +10,7 @@
 
 #include "reflection/target_syntax.hpp"
 #include "support/atomic_file.hpp"
+#include "support/text_file.hpp"
 
 namespace refract::reflection {
 
@@ -292,11 +291,7 @@ std::vector<LogEntry> parse_tamiflex_log(std::string_view text, const std::strin
 }
 
 std::vector<LogEntry> read_tamiflex_log(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError({path.string()}, "cannot open TamiFlex log");
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (in.bad()) throw InputError({path.string()}, "cannot read TamiFlex log");
-  return parse_tamiflex_log(text, path.string());
+  return parse_tamiflex_log(read_text_file(path, "TamiFlex log"), path.string());
 }
 
 LogWriteCounts write_tamiflex_log(const std::filesystem::path& path,
