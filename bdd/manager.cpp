@@ -49,9 +49,12 @@ struct TimedKind {
 };
 std::vector<TimedKind> g_operation_times;
 std::optional<std::chrono::steady_clock::time_point> g_deadline;
-// Recorded by the garbage collection hook when the deadline has passed; outside BuDDy's codes.
+std::optional<std::uint64_t> g_production_limit;
+// Recorded by the garbage collection hook when the deadline or the production limit has
+// passed; outside BuDDy's codes.
 constexpr int kDeadlinePassed = -1000;
-bool g_deadline_tripped = false;  // the running operation is being abandoned
+constexpr int kProductionLimitPassed = -1001;
+bool g_stopping = false;          // the running operation is being abandoned at a limit
 int g_max_nodes_before_trip = 0;  // the node cap to restore once it has been
 
 void record_error(int code) {
@@ -113,20 +116,27 @@ void cap_table_to_memory_budget() {
 
 void record_gc(int pre, bddGbcStat* stat) {
   if (pre) return;
-  // An operation being abandoned at the deadline keeps the cap that ends its retry.
-  if (!g_deadline_tripped) cap_table_to_memory_budget();
+  // An operation being abandoned at a limit keeps the cap that ends its retry.
+  if (!g_stopping) cap_table_to_memory_budget();
   g_stats.garbage_collections = static_cast<std::uint64_t>(stat->num);
   g_stats.gc_seconds = static_cast<double>(stat->sumtime) / CLOCKS_PER_SEC;
   const auto live = static_cast<std::uint64_t>(stat->nodes - stat->freenodes);
   g_stats.peak_live_nodes = std::max(g_stats.peak_live_nodes, live);
-  // Past the deadline: abandon the operation the way an exhausted table does (record_error).
-  // The collection is complete, so the table is consistent. BuDDy retries an operation once
-  // after such a jump, collecting on the way (so this hook must not jump again): capping the
-  // table at its size makes the retry end as an exhausted table, which check_error undoes.
-  if (!g_deadline_tripped && g_deadline && g_operation_depth > 0 &&
-      std::chrono::steady_clock::now() > *g_deadline) {
-    g_deadline_tripped = true;
-    if (g_pending_error == 0) g_pending_error = kDeadlinePassed;
+  // Past the deadline or the production limit: abandon the operation the way an exhausted
+  // table does (record_error). The collection is complete, so the table is consistent. BuDDy
+  // retries an operation once after such a jump, collecting on the way (so this hook must not
+  // jump again): capping the table at its size makes the retry end as an exhausted table,
+  // which check_error undoes.
+  if (g_stopping || g_operation_depth == 0) return;
+  int stop = 0;
+  if (g_deadline && std::chrono::steady_clock::now() > *g_deadline) {
+    stop = kDeadlinePassed;
+  } else if (g_production_limit && static_cast<std::uint64_t>(bddproduced) > *g_production_limit) {
+    stop = kProductionLimitPassed;
+  }
+  if (stop != 0) {
+    g_stopping = true;
+    if (g_pending_error == 0) g_pending_error = stop;
     g_max_nodes_before_trip = bdd_setmaxnodenum(bdd_getallocnum() + 1);
     std::longjmp(bddexception, 1);
   }
@@ -258,11 +268,12 @@ void check_error(const char* operation) {
   bdd_clear_error();
   // The failed operation may have cached partial results: drop all caches.
   bdd_operator_reset();
-  if (g_deadline_tripped) {
-    g_deadline_tripped = false;
+  if (g_stopping) {
+    g_stopping = false;
     bdd_setmaxnodenum(std::max(g_max_nodes_before_trip, 0));
   }
   if (code == kDeadlinePassed) throw DeadlinePassed(operation);
+  if (code == kProductionLimitPassed) throw ProductionLimitPassed(operation);
   if (code == BDD_NODENUM || code == BDD_MEMORY) {
     const bool budget = g_budget_binds && g_stats.capped_by_memory_budget;
     throw NodeTableExhausted(code, static_cast<std::uint64_t>(bdd_getallocnum()),
@@ -271,9 +282,14 @@ void check_error(const char* operation) {
   throw BddError(code, std::string("BuDDy error in ") + operation + ": " + bdd_errstring(code));
 }
 
+OperationStopped::OperationStopped(int code, const std::string& why, const std::string& operation)
+    : BddError(code, why + " during BDD operation " + operation), operation_(operation) {}
+
 DeadlinePassed::DeadlinePassed(const std::string& operation)
-    : BddError(kDeadlinePassed, "deadline passed during BDD operation " + operation),
-      operation_(operation) {}
+    : OperationStopped(kDeadlinePassed, "deadline passed", operation) {}
+
+ProductionLimitPassed::ProductionLimitPassed(const std::string& operation)
+    : OperationStopped(kProductionLimitPassed, "production limit passed", operation) {}
 
 Manager::Manager(const ManagerSettings& settings) {
   if (g_manager_alive) throw BddError(BDD_RUNNING, "a BDD manager already exists");
@@ -291,7 +307,8 @@ Manager::Manager(const ManagerSettings& settings) {
   g_time_operations = false;
   g_operation_times.clear();
   g_deadline.reset();
-  g_deadline_tripped = false;
+  g_production_limit.reset();
+  g_stopping = false;
   bdd_gbc_hook(record_gc);
   bdd_resize_hook(grow_node_table);
   bdd_disable_reorder();
@@ -328,6 +345,7 @@ Manager::Manager(const ManagerSettings& settings) {
 Manager::~Manager() {
   shut_down_buddy();
   g_deadline.reset();
+  g_production_limit.reset();
   g_pending_error = 0;
   g_manager_alive = false;
 }
@@ -367,6 +385,10 @@ void Manager::time_operations(bool on) {
 
 void Manager::set_deadline(std::optional<std::chrono::steady_clock::time_point> deadline) {
   g_deadline = deadline;
+}
+
+void Manager::set_production_limit(std::optional<std::uint64_t> nodes) {
+  g_production_limit = nodes;
 }
 
 ManagerStats Manager::stats() const {
