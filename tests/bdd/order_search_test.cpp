@@ -76,7 +76,7 @@ TEST(OrderNeighboursTest, SingleNamesMoveOneStepOutOfOrIntoTheBlocksAround) {
 }
 
 // Orders that differ only in where an ignored name stands count as the order itself.
-TEST(OrderNeighboursTest, OrdersDifferingOnlyInBitlessNamesAreOne) {
+TEST(OrderNeighboursTest, OrdersDifferingOnlyInIgnoredNamesAreOne) {
   NeighbourChoices choices;
   choices.ignored = {"Z0"};
   const std::vector<std::string> n = texts(order_neighbours(order("Z0_A0_B0"), choices));
