@@ -53,9 +53,12 @@ struct TimedKind {
 };
 std::vector<TimedKind> g_operation_times;
 std::optional<std::chrono::steady_clock::time_point> g_deadline;
-// Recorded by the garbage collection hook when the deadline has passed; outside BuDDy's codes.
+std::optional<std::uint64_t> g_production_limit;
+// Recorded by the garbage collection hook when the deadline or the production limit has
+// passed; outside BuDDy's codes.
 constexpr int kDeadlinePassed = -1000;
-bool g_deadline_tripped = false;  // the running operation is being abandoned
+constexpr int kProductionLimitPassed = -1001;
+bool g_stopping = false;          // the running operation is being abandoned at a limit
 int g_max_nodes_before_trip = 0;  // the node cap to restore once it has been
 
 void record_error(int code) {
@@ -126,30 +129,38 @@ void drop_free_list() {
 // BuDDy's give-up path reorders (with no method set: it only rebuilds the free list), after
 // the collection above: drop the list again there.
 void after_reordering(int before) {
-  if (!before && g_deadline_tripped) drop_free_list();
+  if (!before && g_stopping) drop_free_list();
 }
 
 void record_gc(int pre, bddGbcStat* stat) {
   if (pre) return;
-  // An operation being abandoned at the deadline keeps the cap that ends its retry.
-  if (!g_deadline_tripped) cap_table_to_memory_budget();
+  // An operation being abandoned at a limit keeps the cap that ends its retry.
+  if (!g_stopping) cap_table_to_memory_budget();
   g_stats.garbage_collections = static_cast<std::uint64_t>(stat->num);
   g_stats.gc_seconds = static_cast<double>(stat->sumtime) / CLOCKS_PER_SEC;
   const auto live = static_cast<std::uint64_t>(stat->nodes - stat->freenodes);
   g_stats.peak_live_nodes = std::max(g_stats.peak_live_nodes, live);
-  // Past the deadline: abandon the operation the way an exhausted table does (record_error).
-  // The collection is complete, so the table is consistent. BuDDy retries an operation once
-  // after such a jump; with the table capped at its size and the free list dropped by every
-  // collection and reordering that follows, the retry's first new node finds the table full,
-  // and the error that raises ends it. Capping alone let a retry whose collections freed much
-  // run on for minutes (hsqldb's probe run, 90 s past --time-limit in one and_exists).
-  if (g_deadline_tripped) {
+  // Past the deadline or the production limit: abandon the operation the way an exhausted
+  // table does (record_error). The collection is complete, so the table is consistent. BuDDy
+  // retries an operation once after such a jump; with the table capped at its size and the
+  // free list dropped by every collection and reordering that follows, the retry's first new
+  // node finds the table full, and the error that raises ends it. Capping alone let a retry
+  // whose collections freed much run on for minutes (hsqldb's probe run, 601 s past
+  // --time-limit in one and_exists).
+  if (g_stopping) {
     drop_free_list();
     return;
   }
-  if (g_deadline && g_operation_depth > 0 && std::chrono::steady_clock::now() > *g_deadline) {
-    g_deadline_tripped = true;
-    if (g_pending_error == 0) g_pending_error = kDeadlinePassed;
+  if (g_operation_depth == 0) return;
+  int stop = 0;
+  if (g_deadline && std::chrono::steady_clock::now() > *g_deadline) {
+    stop = kDeadlinePassed;
+  } else if (g_production_limit && static_cast<std::uint64_t>(bddproduced) > *g_production_limit) {
+    stop = kProductionLimitPassed;
+  }
+  if (stop != 0) {
+    g_stopping = true;
+    if (g_pending_error == 0) g_pending_error = stop;
     // bdd_setmaxnodenum takes only caps above the table, and such a cap still lets a resize
     // relink the free nodes (it rehashes): set the cap at the table itself.
     g_max_nodes_before_trip = bddmaxnodesize;
@@ -285,12 +296,13 @@ void check_error(const char* operation) {
   bdd_clear_error();
   // The failed operation may have cached partial results: drop all caches.
   bdd_operator_reset();
-  if (g_deadline_tripped) {
-    g_deadline_tripped = false;
+  if (g_stopping) {
+    g_stopping = false;
     bddmaxnodesize = g_max_nodes_before_trip;
     bdd_gbc();  // relinks the free list the abandoned operation dropped
   }
   if (code == kDeadlinePassed) throw DeadlinePassed(operation);
+  if (code == kProductionLimitPassed) throw ProductionLimitPassed(operation);
   if (code == BDD_NODENUM || code == BDD_MEMORY) {
     const bool budget = g_budget_binds && g_stats.capped_by_memory_budget;
     throw NodeTableExhausted(code, static_cast<std::uint64_t>(bdd_getallocnum()),
@@ -299,9 +311,14 @@ void check_error(const char* operation) {
   throw BddError(code, std::string("BuDDy error in ") + operation + ": " + bdd_errstring(code));
 }
 
+OperationStopped::OperationStopped(int code, const std::string& why, const std::string& operation)
+    : BddError(code, why + " during BDD operation " + operation), operation_(operation) {}
+
 DeadlinePassed::DeadlinePassed(const std::string& operation)
-    : BddError(kDeadlinePassed, "deadline passed during BDD operation " + operation),
-      operation_(operation) {}
+    : OperationStopped(kDeadlinePassed, "deadline passed", operation) {}
+
+ProductionLimitPassed::ProductionLimitPassed(const std::string& operation)
+    : OperationStopped(kProductionLimitPassed, "production limit passed", operation) {}
 
 Manager::Manager(const ManagerSettings& settings) {
   if (g_manager_alive) throw BddError(BDD_RUNNING, "a BDD manager already exists");
@@ -319,7 +336,8 @@ Manager::Manager(const ManagerSettings& settings) {
   g_time_operations = false;
   g_operation_times.clear();
   g_deadline.reset();
-  g_deadline_tripped = false;
+  g_production_limit.reset();
+  g_stopping = false;
   bdd_gbc_hook(record_gc);
   bdd_reorder_hook(after_reordering);
   bdd_resize_hook(grow_node_table);
@@ -357,6 +375,7 @@ Manager::Manager(const ManagerSettings& settings) {
 Manager::~Manager() {
   shut_down_buddy();
   g_deadline.reset();
+  g_production_limit.reset();
   g_pending_error = 0;
   g_manager_alive = false;
 }
@@ -396,6 +415,10 @@ void Manager::time_operations(bool on) {
 
 void Manager::set_deadline(std::optional<std::chrono::steady_clock::time_point> deadline) {
   g_deadline = deadline;
+}
+
+void Manager::set_production_limit(std::optional<std::uint64_t> nodes) {
+  g_production_limit = nodes;
 }
 
 ManagerStats Manager::stats() const {

@@ -75,15 +75,29 @@ class NodeTableExhausted : public BddError {
   bool machine_memory_held_;
 };
 
-// The deadline set by Manager::set_deadline passed during an operation: it was abandoned at a
-// garbage collection. The manager stays usable; the operation's result is lost.
-class DeadlinePassed : public BddError {
+// A limit the caller set (Manager::set_deadline, set_production_limit) was passed during an
+// operation: it was abandoned at a garbage collection. The manager stays usable; the
+// operation's result is lost.
+class OperationStopped : public BddError {
  public:
-  explicit DeadlinePassed(const std::string& operation);
+  OperationStopped(int code, const std::string& why, const std::string& operation);
   const std::string& operation() const { return operation_; }
 
  private:
   std::string operation_;
+};
+
+// The deadline of Manager::set_deadline passed.
+class DeadlinePassed : public OperationStopped {
+ public:
+  explicit DeadlinePassed(const std::string& operation);
+};
+
+// More nodes were produced (ManagerStats::nodes_produced) than Manager::set_production_limit
+// allows.
+class ProductionLimitPassed : public OperationStopped {
+ public:
+  explicit ProductionLimitPassed(const std::string& operation);
 };
 
 // Calls and seconds of one kind of BuDDy operation ("and", "relprod", "replace", ...).
@@ -139,6 +153,11 @@ class Manager {
   // Operations still running past `deadline` throw DeadlinePassed at their next garbage
   // collection (the only point where BuDDy calls back during a long operation); nullopt: none.
   void set_deadline(std::optional<std::chrono::steady_clock::time_point> deadline);
+  // Operations still running once more than `nodes` nodes have been produced in all
+  // (ManagerStats::nodes_produced) throw ProductionLimitPassed at their next garbage
+  // collection; nullopt: no limit. A cap on the work itself, which unlike a deadline does not
+  // depend on the machine's speed.
+  void set_production_limit(std::optional<std::uint64_t> nodes);
 };
 
 // Called after every BuDDy call: throws if BuDDy reported an error during it.

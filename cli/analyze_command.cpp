@@ -56,29 +56,11 @@ void write_names(std::ostream& out, const char* key, const std::vector<std::stri
   out << (names.empty() ? "]" : "\n  ]");
 }
 
-// Allocation sites merged one object per type, and the objects they became.
-struct MergedSites {
-  std::uint64_t sites = 0;
-  std::uint64_t objects = 0;
-};
-
 MergedSites count_merged(const pointsto::HeapMerge& merge) {
   std::set<std::string> objects;
   for (const auto& [site, object] : merge) objects.insert(object);
   return {merge.size(), objects.size()};
 }
-
-// What the heap abstraction did before encoding.
-struct HeapSummary {
-  std::uint64_t heap_objects = 0;  // elements of H after merging
-  MergedSites exceptions;
-  MergedSites string_builders;
-  MergedSites primitive_arrays;
-  MergedSites allocated_strings;
-  std::uint64_t context_free = 0;  // objects with the empty heap context under every flavour
-  std::optional<strings::StringColoring> strings;  // with --string-merging coloring
-  double coloring_seconds = 0;                     // the time color_string_constants took
-};
 
 HeapSummary summarise(const frontend::FactDatabase& facts, const pointsto::HeapMerge& exceptions,
                       const pointsto::HeapMerge& string_builders,
@@ -224,10 +206,11 @@ AnalyzeInputs read_analyze_inputs(const AnalyzeArguments& args, std::ostream* pr
   return inputs;
 }
 
-int analyze_extracted(const AnalyzeArguments& args, const AnalyzeInputs& inputs,
-                      std::chrono::steady_clock::time_point start) {
-  std::ostream* progress = args.quiet ? nullptr : &std::cerr;
-  pointsto::AnalysisOptions options;
+PreparedAnalysis prepare_analysis(const AnalyzeArguments& args, const AnalyzeInputs& inputs,
+                                  std::ostream* progress) {
+  PreparedAnalysis prepared;
+  prepared.program = inputs.program.get();
+  pointsto::AnalysisOptions& options = prepared.options;
   options.flavour = pointsto::parse_context_flavour(args.context, "--context");
   options.context_bits =
       args.context_bits.value_or(pointsto::default_context_bits(options.flavour));
@@ -245,19 +228,15 @@ int analyze_extracted(const AnalyzeArguments& args, const AnalyzeInputs& inputs,
   if (args.rule_stats) options.rule_stats = *args.rule_stats;
   options.progress = progress;
 
-  check_output_directory(args.out);
   const bool with_reflection = args.reflection.mode.kind != reflection::ModeKind::kNone;
   const ExtractedProgram& program = *inputs.program;
-  const std::vector<frontend::InvocationPosition>& positions =
-      program.extractor->invocation_positions();
-  std::optional<frontend::FactDatabase> reflective;
-  ReflectionFacts reflection_added;
   if (with_reflection) {
-    reflective = program.extractor->facts();
-    reflection_added =
-        add_reflection(inputs.reflection, program.service_providers, *reflective, positions);
+    prepared.reflective = program.extractor->facts();
+    prepared.reflection_added =
+        add_reflection(inputs.reflection, program.service_providers, *prepared.reflective,
+                       program.extractor->invocation_positions());
   }
-  const frontend::FactDatabase& extracted = reflective ? *reflective : program.extractor->facts();
+  const frontend::FactDatabase& extracted = prepared.extracted();
   const pointsto::HeapMerge exceptions = args.exception_objects == pointsto::SiteMerging::kPerType
                                              ? pointsto::exception_objects_by_type(extracted)
                                              : pointsto::HeapMerge{};
@@ -288,14 +267,13 @@ int analyze_extracted(const AnalyzeArguments& args, const AnalyzeInputs& inputs,
   if (coloring) merge.insert(coloring->merge.begin(), coloring->merge.end());
   if (coloring && with_reflection)
     merge.merge(reflection::merge_named_metaobjects(extracted, coloring->merge));
-  std::optional<frontend::FactDatabase> merged;
   const std::vector<std::uint64_t> heap_order =
       args.heap_numbering == pointsto::HeapNumbering::kByType
           ? pointsto::heaps_in_type_order(extracted)
           : std::vector<std::uint64_t>{};
   if (!merge.empty() || !heap_order.empty())
-    merged = pointsto::merge_heaps(extracted, merge, heap_order);
-  const frontend::FactDatabase& facts = merged ? *merged : extracted;
+    prepared.merged = pointsto::merge_heaps(extracted, merge, heap_order);
+  const frontend::FactDatabase& facts = prepared.facts();
   options.context_free_heaps = pointsto::context_free_heaps(facts, by_type);
   if (with_reflection) {
     const std::vector<std::uint64_t> metaobjects = reflection::context_free_metaobjects(facts);
@@ -305,8 +283,9 @@ int analyze_extracted(const AnalyzeArguments& args, const AnalyzeInputs& inputs,
     heaps.erase(std::unique(heaps.begin(), heaps.end()), heaps.end());
     options.extra_rules.push_back(*args.reflection.mode.rule_file(args.reflection.rules));
   }
-  HeapSummary heaps = summarise(facts, exceptions, string_builders, primitive_arrays,
-                                allocated_strings, std::move(coloring));
+  HeapSummary& heaps = prepared.heaps;
+  heaps = summarise(facts, exceptions, string_builders, primitive_arrays, allocated_strings,
+                    std::move(coloring));
   heaps.context_free = options.context_free_heaps.size();
   heaps.coloring_seconds = coloring_seconds;
   if (progress) {
@@ -331,6 +310,22 @@ int analyze_extracted(const AnalyzeArguments& args, const AnalyzeInputs& inputs,
               << " of them without heap context, numbered "
               << pointsto::to_string(args.heap_numbering) << "\n";
   }
+  return prepared;
+}
+
+int analyze_extracted(const AnalyzeArguments& args, const AnalyzeInputs& inputs,
+                      std::chrono::steady_clock::time_point start) {
+  std::ostream* progress = args.quiet ? nullptr : &std::cerr;
+  check_output_directory(args.out);
+  PreparedAnalysis prepared = prepare_analysis(args, inputs, progress);
+  pointsto::AnalysisOptions& options = prepared.options;
+  const frontend::FactDatabase& facts = prepared.facts();
+  const frontend::FactDatabase& extracted = prepared.extracted();
+  const HeapSummary& heaps = prepared.heaps;
+  const ExtractedProgram& program = *inputs.program;
+  const std::vector<frontend::InvocationPosition>& positions =
+      program.extractor->invocation_positions();
+  const bool with_reflection = args.reflection.mode.kind != reflection::ModeKind::kNone;
   const double facts_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   reflection::Mode ran = args.reflection.mode;
   std::optional<std::string> notice;
@@ -372,7 +367,7 @@ int analyze_extracted(const AnalyzeArguments& args, const AnalyzeInputs& inputs,
     analysis->dump_bdd(relation, out / (relation + ".bdd"));
   if (with_reflection) {
     write_reflection_results(out, *analysis, facts, positions, ran.to_string(), notice,
-                             reflection_added);
+                             prepared.reflection_added);
   }
   const double total = std::chrono::duration<double>(Clock::now() - start).count();
   write_stats(out / "stats.json", args, result, program.extractor->counts(), heaps,

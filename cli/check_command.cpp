@@ -9,6 +9,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/datalog_program.hpp"
+#include "cli/option_values.hpp"
 #include "cli/run_command.hpp"
 #include "solver/engine.hpp"
 #include "support/error.hpp"
@@ -37,22 +38,13 @@ po::options_description check_options() {
 }
 
 std::optional<CheckArguments> parse_arguments(int argc, char** argv) {
-  po::options_description visible = check_options();
-  po::options_description all = visible;
-  all.add_options()("program", po::value<std::string>());
-  po::positional_options_description positional;
-  positional.add("program", 1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << visible
-              << "\nParses and checks the program, then loads its inputs and plans its rules "
-                 "without solving.\nExit 0 if all of it reads; 1 naming the first construct "
-                 "refract rejects, every input\nfile that is not there, or the input that does "
-                 "not load.\n";
-    return std::nullopt;
-  }
+  const std::optional<po::variables_map> parsed = parse_command_line_with_program(
+      argc, argv, check_options(),
+      "\nParses and checks the program, then loads its inputs and plans its rules without "
+      "solving.\nExit 0 if all of it reads; 1 naming the first construct refract rejects, every "
+      "input\nfile that is not there, or the input that does not load.\n");
+  if (!parsed) return std::nullopt;
+  const po::variables_map& vm = *parsed;
   if (!vm.count("program")) throw po::error("missing PROGRAM.datalog");
   CheckArguments args;
   args.program = vm["program"].as<std::string>();

@@ -16,5 +16,6 @@ int facts_command(int argc, char** argv);
 int ir_command(int argc, char** argv);
 int analyze_command(int argc, char** argv);
 int compare_command(int argc, char** argv);
+int order_search_command(int argc, char** argv);
 
 }  // namespace refract::cli

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
@@ -101,6 +102,14 @@ std::string describe(const ChildOutcome& outcome) {
     text << "exit " << outcome.exit_code.value_or(-1);
   }
   return text.str();
+}
+
+std::string last_log_line(const std::filesystem::path& log) {
+  std::ifstream in(log);
+  std::string last;
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) last = line;
+  return last.empty() ? "no output" : last;
 }
 
 }  // namespace refract::cli

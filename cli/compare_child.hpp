@@ -1,6 +1,6 @@
-// One run of `refract compare` in a process of its own: a fork of compare after the facts are
-// extracted, so that one variant's memory (the BDD node table above all) never weighs on the
-// next, and a crash or a time limit ends that run alone.
+// One run of `refract compare` (or one candidate of `refract order-search`) in a process of its
+// own: a fork after the facts are extracted, so that one variant's memory (the BDD node table
+// above all) never weighs on the next, and a crash or a time limit ends that run alone.
 #pragma once
 
 #include <filesystem>
@@ -25,5 +25,10 @@ ChildOutcome run_in_child(const std::function<int()>& body, const std::filesyste
 
 // What the outcome says in a report: "ok", "exit 4", "signal 9", "killed after 60 s".
 std::string describe(const ChildOutcome& outcome);
+
+// The last non-empty line of a child's log, "no output" for none: the error that ended it (a
+// time limit says where the solver stopped), or, for a run killed or crashed, the last
+// progress it made.
+std::string last_log_line(const std::filesystem::path& log);
 
 }  // namespace refract::cli

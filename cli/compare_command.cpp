@@ -6,7 +6,6 @@
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -171,16 +170,6 @@ std::optional<CompareArguments> parse_arguments(int argc, char** argv) {
   return args;
 }
 
-// The last non-empty line of a run's log: the error that ended it (a time limit says where the
-// solver stopped), or, for a run killed or crashed, the last progress it made.
-std::string how_far(const fs::path& log) {
-  std::ifstream in(log);
-  std::string last;
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty()) last = line;
-  return last.empty() ? "no output" : last;
-}
-
 std::string status_of(const ChildOutcome& outcome) {
   if (outcome.killed_at_deadline) return "killed at the deadline";
   if (outcome.exit_code && *outcome.exit_code == kExitTimeLimit) return "time limit";
@@ -205,7 +194,7 @@ void run_variant(const CompareArguments& args, std::size_t variant, unsigned run
   fs::remove_all(dir / "facts");  // the facts as the solver read them: large, and kept nowhere
   const std::string which = "run " + std::to_string(run) + "/" + std::to_string(args.runs);
   if (outcome.exit_code != 0) {
-    const std::string stopped = how_far(dir / "analyze.log");
+    const std::string stopped = last_log_line(dir / "analyze.log");
     const std::string log = "log: " + (dir / "analyze.log").string();
     row.status = status_of(outcome);
     row.detail = which + ": " + stopped + "; " + log;

@@ -15,7 +15,8 @@ void print_usage(std::ostream& out) {
          "  facts    write the input relations of a Java program (jars, class folders, jmods)\n"
          "  ir       print the three-address IR of Java classes\n"
          "  analyze  points-to analysis and call graph of a Java program with the JDK\n"
-         "  compare  one program under several encodings side by side (tables, charts)\n\n"
+         "  compare  one program under several encodings side by side (tables, charts)\n"
+         "  order-search  variable orders for a program, tried on a bounded solve and ranked\n\n"
          "Run 'refract <command> --help' for the options of a command.\n";
 }
 
@@ -37,6 +38,7 @@ int main(int argc, char** argv) {
   if (command == "ir") return refract::cli::ir_command(argc - 1, argv + 1);
   if (command == "analyze") return refract::cli::analyze_command(argc - 1, argv + 1);
   if (command == "compare") return refract::cli::compare_command(argc - 1, argv + 1);
+  if (command == "order-search") return refract::cli::order_search_command(argc - 1, argv + 1);
   std::cerr << "refract: unknown command '" << command << "'\n";
   print_usage(std::cerr);
   return refract::cli::kExitUsage;

@@ -25,6 +25,23 @@ std::optional<po::variables_map> parse_command_line(int argc, char** argv,
   return vm;
 }
 
+std::optional<po::variables_map> parse_command_line_with_program(
+    int argc, char** argv, const po::options_description& options,
+    const std::string& help_epilogue) {
+  po::options_description all = options;
+  all.add_options()("program", po::value<std::string>());
+  po::positional_options_description positional;
+  positional.add("program", 1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << options << help_epilogue;
+    return std::nullopt;
+  }
+  return vm;
+}
+
 namespace {
 
 std::optional<std::uint64_t> parse_count(const std::string& text) {

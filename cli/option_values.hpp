@@ -14,6 +14,12 @@ std::optional<boost::program_options::variables_map> parse_command_line(
     int argc, char** argv, const boost::program_options::options_description& options,
     const std::string& help_epilogue = "");
 
+// The same for a command with one positional argument, PROGRAM.datalog, stored as "program"
+// (refract solve, check, order-search); --help does not list it.
+std::optional<boost::program_options::variables_map> parse_command_line_with_program(
+    int argc, char** argv, const boost::program_options::options_description& options,
+    const std::string& help_epilogue = "");
+
 // The value of a positive integer option (--nodes, --cache, ...); a
 // boost::program_options::error naming the option otherwise.
 std::uint64_t positive_count(const std::string& option, const std::string& text);

@@ -60,20 +60,12 @@ po::options_description solve_options() {
   return options;
 }
 
-SolveArguments parse_arguments(int argc, char** argv, bool& help) {
-  po::options_description visible = solve_options();
-  po::options_description all = visible;
-  all.add_options()("program", po::value<std::string>());
-  po::positional_options_description positional;
-  positional.add("program", 1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
-  po::notify(vm);
-  help = vm.count("help") != 0;
-  if (help) {
-    std::cout << visible << "\nAfter solving, prints NAME<TAB>COUNT for each printsize relation.\n";
-    return {};
-  }
+std::optional<SolveArguments> parse_arguments(int argc, char** argv) {
+  const std::optional<po::variables_map> parsed = parse_command_line_with_program(
+      argc, argv, solve_options(),
+      "\nAfter solving, prints NAME<TAB>COUNT for each printsize relation.\n");
+  if (!parsed) return std::nullopt;
+  const po::variables_map& vm = *parsed;
   SolveArguments args;
   if (!vm.count("program")) throw po::error("missing PROGRAM.datalog");
   args.program = vm["program"].as<std::string>();
@@ -181,13 +173,7 @@ int run_solve(const SolveArguments& args) {
 
 int solve_command(int argc, char** argv) {
   return run_command<po::error>(
-      "solve",
-      [&]() -> std::optional<SolveArguments> {
-        bool help = false;
-        SolveArguments args = parse_arguments(argc, argv, help);
-        if (help) return std::nullopt;
-        return args;
-      },
+      "solve", [&] { return parse_arguments(argc, argv); },
       [](const SolveArguments& args) { return run_solve(args); });
 }
 

@@ -210,6 +210,8 @@ AnalysisResult Analysis::run() {
   engine_options.tuple_join_max_input = options_.tuple_join_max_input;
   engine_options.delta_log_versions = delta_log_versions(flavour);
   engine_options.time_limit_seconds = options_.time_limit_seconds;
+  engine_options.max_evaluations = options_.max_evaluations;
+  engine_options.max_nodes_produced = options_.max_nodes_produced;
   engine_options.progress = options_.progress;
   engine_options.built_inputs["Record"] = [&](rel::Relation& r) { constructors.build_record(r); };
   engine_options.built_inputs["Merge"] = [&](rel::Relation& r) { constructors.build_merge(r); };
@@ -305,6 +307,8 @@ CallGraphIds Analysis::prepass_call_graph() const {
   AnalysisOptions options = options_;
   options.flavour = parse_context_flavour("insens", "--context");
   options.order.reset();
+  options.max_evaluations.reset();
+  options.max_nodes_produced = 0;
   options.dumps.clear();
   options.rule_stats.reset();
   options.work_dir = options_.work_dir / "prepass";

@@ -34,7 +34,11 @@ struct AnalysisOptions {
   // H elements allocated with the empty heap context under every flavour
   // (ContextConstructors::context_free_heaps, filled by heap_merging.hpp's context_free_heaps)
   std::vector<std::uint64_t> context_free_heaps;
-  double time_limit_seconds = 0;    // per solve (solver::EngineOptions); 0: none
+  double time_limit_seconds = 0;  // per solve (solver::EngineOptions); 0: none
+  // Bounds on the solve's work (solver::EngineOptions::max_evaluations, max_nodes_produced),
+  // for comparing orders; cloning's pre-pass, which no order changes, runs without them.
+  std::optional<std::uint64_t> max_evaluations;
+  std::uint64_t max_nodes_produced = 0;
   std::filesystem::path rules_dir;  // holds pointsto.datalog and what it includes
   // rule files included after pointsto.datalog: the reflection mode's (reflection/*.datalog)
   std::vector<std::filesystem::path> extra_rules;
@@ -83,6 +87,8 @@ class Analysis {
   // The solved program and its engine (after run()), for reports over other relations.
   const solver::Program& program() const { return *program_; }
   const solver::Engine& engine() const { return *engine_; }
+  // The engine once run() has built it, also when the solve stopped at a limit; else null.
+  const solver::Engine* built_engine() const { return engine_.get(); }
 
  private:
   CallGraphIds prepass_call_graph() const;

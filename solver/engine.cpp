@@ -68,19 +68,24 @@ std::string exhausted_message(const bdd::NodeTableExhausted& e, const std::strin
          doing + advice;
 }
 
-// The manager's deadline (bdd::Manager::set_deadline) for the lifetime of the scope.
-class DeadlineScope {
+// The manager's deadline and production limit (bdd::Manager::set_deadline,
+// set_production_limit) for the lifetime of the scope.
+class LimitsScope {
  public:
-  DeadlineScope(bdd::Manager& manager, Clock::time_point start, double seconds)
+  LimitsScope(bdd::Manager& manager, Clock::time_point start, const EngineOptions& options)
       : manager_(manager) {
-    if (seconds > 0) {
+    if (options.time_limit_seconds > 0) {
       manager_.set_deadline(start + std::chrono::duration_cast<Clock::duration>(
-                                        std::chrono::duration<double>(seconds)));
+                                        std::chrono::duration<double>(options.time_limit_seconds)));
     }
+    if (options.max_nodes_produced > 0) manager_.set_production_limit(options.max_nodes_produced);
   }
-  ~DeadlineScope() { manager_.set_deadline(std::nullopt); }
-  DeadlineScope(const DeadlineScope&) = delete;
-  DeadlineScope& operator=(const DeadlineScope&) = delete;
+  ~LimitsScope() {
+    manager_.set_deadline(std::nullopt);
+    manager_.set_production_limit(std::nullopt);
+  }
+  LimitsScope(const LimitsScope&) = delete;
+  LimitsScope& operator=(const LimitsScope&) = delete;
 
  private:
   bdd::Manager& manager_;
@@ -104,8 +109,11 @@ struct Engine::State {
   EngineProfile overheads;
   std::vector<Bdd> last_results;  // per rule, its last result (with options.profile)
   std::string order_text;
-  Clock::time_point started;  // of run(), for options.time_limit_seconds
-  std::string position;       // "stratum N/T {relations} sweep S", for TimeLimitReached
+  Clock::time_point started;      // of run(), for options.time_limit_seconds
+  std::string position;           // "stratum N/T {relations} sweep S", for LimitReached
+  std::uint64_t evaluations = 0;  // rule evaluations begun, for options.max_evaluations
+  bool in_evaluation = false;     // the last one begun has not ended (the next begins after it)
+  std::optional<Clock::time_point> ended;  // of run(), however it ended
 
   State(const Program& p, EngineOptions o) : program(p), options(std::move(o)) {}
 
@@ -136,7 +144,12 @@ struct Engine::State {
   void count_profiles();
   EvaluationError rule_exhausted(std::size_t rule, const bdd::NodeTableExhausted& e) const;
   void check_time_limit(std::size_t rule) const;
+  void begin_evaluation(std::size_t rule);
   TimeLimitReached time_limit_reached(SourceLocation where, const std::string& doing) const;
+  ProductionLimitReached production_limit_reached(SourceLocation where,
+                                                  const std::string& doing) const;
+  [[noreturn]] void throw_stopped(const bdd::OperationStopped& e, SourceLocation where,
+                                  const std::string& doing) const;
 };
 
 void Engine::State::build_domains() {
@@ -281,8 +294,8 @@ void Engine::State::load_inputs() {
       } else {
         continue;
       }
-    } catch (const bdd::DeadlinePassed&) {
-      throw time_limit_reached({file.string()}, "while loading relation " + r.name());
+    } catch (const bdd::OperationStopped& e) {
+      throw_stopped(e, {file.string()}, "while loading relation " + r.name());
     } catch (const bdd::NodeTableExhausted& e) {
       throw EvaluationError({file.string()}, exhausted_message(e, "loading relation " + r.name()));
     }
@@ -445,6 +458,26 @@ void Engine::State::check_time_limit(std::size_t rule) const {
   throw time_limit_reached(program.rules[rule].where, "before rule: " + program.rules[rule].text);
 }
 
+// Counts a rule evaluation about to begin; stops the run first where time is up, where it
+// would pass options.max_evaluations or where more nodes have been produced than
+// options.max_nodes_produced: a stop here leaves no evaluation half done.
+void Engine::State::begin_evaluation(std::size_t rule) {
+  in_evaluation = false;
+  check_time_limit(rule);
+  const Rule& r = program.rules[rule];
+  if (options.max_evaluations && evaluations >= *options.max_evaluations) {
+    throw EvaluationLimitReached(
+        r.where, "evaluation limit of " + std::to_string(*options.max_evaluations) +
+                     " rule evaluations reached in " + position + ", before rule: " + r.text);
+  }
+  if (options.max_nodes_produced > 0 &&
+      space->manager().stats().nodes_produced > options.max_nodes_produced) {
+    throw production_limit_reached(r.where, "before rule: " + r.text);
+  }
+  ++evaluations;
+  in_evaluation = true;
+}
+
 // `doing`: what was about to run or was abandoned (bdd::DeadlinePassed) when time ran out.
 TimeLimitReached Engine::State::time_limit_reached(SourceLocation where,
                                                    const std::string& doing) const {
@@ -452,6 +485,22 @@ TimeLimitReached Engine::State::time_limit_reached(SourceLocation where,
   message << "time limit of " << options.time_limit_seconds << " s reached after "
           << seconds_since(started) << " s, in " << position << ", " << doing;
   return TimeLimitReached(std::move(where), message.str());
+}
+
+ProductionLimitReached Engine::State::production_limit_reached(SourceLocation where,
+                                                               const std::string& doing) const {
+  std::ostringstream message;
+  message << "production limit of " << options.max_nodes_produced << " BDD nodes passed after "
+          << evaluations << " rule evaluations, in " << position << ", " << doing;
+  return ProductionLimitReached(std::move(where), message.str());
+}
+
+// The engine's error for a BDD operation abandoned at one of the manager's limits.
+void Engine::State::throw_stopped(const bdd::OperationStopped& e, SourceLocation where,
+                                  const std::string& doing) const {
+  if (dynamic_cast<const bdd::ProductionLimitPassed*>(&e) != nullptr)
+    throw production_limit_reached(std::move(where), doing);
+  throw time_limit_reached(std::move(where), doing);
 }
 
 Bdd Engine::State::run_rule(std::size_t rule, const std::function<Bdd()>& evaluate) {
@@ -466,8 +515,8 @@ Bdd Engine::State::run_rule(std::size_t rule, const std::function<Bdd()>& evalua
     result = evaluate();
   } catch (const bdd::NodeTableExhausted& e) {
     throw rule_exhausted(rule, e);
-  } catch (const bdd::DeadlinePassed&) {
-    throw time_limit_reached(program.rules[rule].where, "during rule: " + program.rules[rule].text);
+  } catch (const bdd::OperationStopped& e) {
+    throw_stopped(e, program.rules[rule].where, "during rule: " + program.rules[rule].text);
   }
   profile.seconds += seconds_since(start);
   ++profile.evaluations;
@@ -811,6 +860,7 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
   for (std::size_t rule : stratum.rules) {
     const RulePlan& plan = plans[rule];
     RuleState& rs = state[rule];
+    begin_evaluation(rule);
     if (program.rules[rule].numbering) {  // a graph, not a join: solver/numbering_rule.hpp
       absorb(rule, run_rule(rule, [&] {
                return evaluate_numbering_rule(
@@ -1002,6 +1052,7 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
     set_position();
     for (std::size_t rule : stratum.rules) {
       for (std::map<std::size_t, Bdd> delta = deltas(rule); !delta.empty(); delta = deltas(rule)) {
+        begin_evaluation(rule);
         see_all(rule);
         const auto [plan, rs] = choose(rule, delta);
         absorb(rule, run_delta(rule, *plan, *rs, delta));
@@ -1020,15 +1071,22 @@ Engine::~Engine() = default;
 void Engine::run() {
   State& s = *state_;
   s.started = Clock::now();
+  s.ended.reset();
+  s.evaluations = 0;
+  s.in_evaluation = false;
+  struct EndTime {
+    State& s;
+    ~EndTime() { s.ended = Clock::now(); }
+  } end_time{s};
   s.build_domains();
   s.space->manager().time_operations(s.options.profile);
   s.choose_order();
   s.build_relations();
   try {
     // Long single operations (a constructor, one product) stop at their next garbage
-    // collection; between operations the engine checks the limit itself (check_time_limit).
-    // Lifted however solving ends: the reports that follow must not stop.
-    const DeadlineScope deadline(s.space->manager(), s.started, s.options.time_limit_seconds);
+    // collection; between operations the engine checks the limits itself (check_time_limit,
+    // begin_evaluation). Lifted however solving ends: the reports that follow must not stop.
+    const LimitsScope limits(s.space->manager(), s.started, s.options);
     {
       ScopedSeconds timer(s.overheads.loading);
       s.position = "loading the inputs";
@@ -1042,13 +1100,14 @@ void Engine::run() {
       s.last_results.assign(s.plans.size(), Bdd::zero());
       for (std::size_t i = 0; i < strata.size(); ++i)
         s.evaluate_stratum(strata[i], i + 1, strata.size());
-    } catch (const bdd::DeadlinePassed& e) {
-      throw s.time_limit_reached({s.program.file}, "during BDD operation " + e.operation());
+    } catch (const bdd::OperationStopped& e) {
+      s.throw_stopped(e, {s.program.file}, "during BDD operation " + e.operation());
     }
-  } catch (const TimeLimitReached&) {
+  } catch (const LimitReached&) {
     if (s.options.profile) s.count_profiles();  // the profile of a stopped run is still reported
     throw;
   }
+  s.in_evaluation = false;
   s.space->manager().sample_peak();
   if (s.options.profile) s.count_profiles();
 }
@@ -1110,6 +1169,31 @@ bdd::ManagerStats Engine::bdd_stats() const {
 }
 std::string Engine::var_order() const {
   return state_->order_text;
+}
+
+std::uint64_t Engine::evaluations() const {
+  return state_->evaluations;
+}
+
+std::uint64_t Engine::finished_evaluations() const {
+  return state_->evaluations - (state_->in_evaluation ? 1 : 0);
+}
+
+double Engine::solve_seconds() const {
+  const State& s = *state_;
+  return std::chrono::duration<double>(s.ended.value_or(Clock::now()) - s.started).count();
+}
+
+Engine::OrderLayout Engine::order_layout() const {
+  const rel::DomainSpace& space = *state_->space;
+  OrderLayout out;
+  out.order = space.order();
+  for (const std::string& name : out.order.names()) {
+    const rel::PhysicalDomain& instance = space.physical(*space.find_physical(name));
+    out.domain[name] = space.domain(instance.domain).name;
+    out.elements[name] = space.domain(instance.domain).size;
+  }
+  return out;
 }
 
 }  // namespace refract::solver

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "bdd/manager.hpp"
+#include "bdd/var_order.hpp"
 #include "relations/relation.hpp"
 #include "solver/ast.hpp"
 #include "solver/keyed_index.hpp"
@@ -47,6 +48,16 @@ struct EngineOptions {
   // evaluation, and inside a long BDD operation at its next garbage collection
   // (bdd::Manager::set_deadline); 0: no limit.
   double time_limit_seconds = 0;
+  // Bounds on the work of a run, for comparing variable orders (refract order-search):
+  //  * stop with EvaluationLimitReached before rule evaluation number max_evaluations + 1
+  //    (a rule's first evaluation and each semi-naive step alike). Every order evaluates the
+  //    same rules on the same tuples in the same sequence, so this bound is the same work
+  //    under any order; nullopt: none;
+  //  * stop with ProductionLimitReached once more than max_nodes_produced BDD nodes have been
+  //    produced (bdd::ManagerStats::nodes_produced): checked before each rule evaluation and
+  //    inside a long BDD operation at its next garbage collection; 0: none.
+  std::optional<std::uint64_t> max_evaluations;
+  std::uint64_t max_nodes_produced = 0;
   // In a recursive stratum, a join of something that changes with a static side (the prefix
   // before a stratum atom, or a static atom after one) reads just the static tuples that share
   // its keys (solver/keyed_index.hpp), where the order puts a whole block of the static side
@@ -139,6 +150,19 @@ class Engine {
   const EngineProfile& engine_profile() const;
   bdd::ManagerStats bdd_stats() const;
   std::string var_order() const;  // the order actually used
+  // Rule evaluations begun so far (EngineOptions::max_evaluations counts them), and of them
+  // those finished: all but one when a limit stopped the run inside an evaluation.
+  std::uint64_t evaluations() const;
+  std::uint64_t finished_evaluations() const;
+  // Seconds run() took (loading the inputs included), also when it stopped at a limit.
+  double solve_seconds() const;
+  // The order actually used, block by block; per instance its domain and the domain's size.
+  struct OrderLayout {
+    bdd::VarOrder order;
+    std::map<std::string, std::string> domain;
+    std::map<std::string, std::uint64_t> elements;
+  };
+  OrderLayout order_layout() const;
   // A relation by name, e.g. for TSV dumps; throws std::invalid_argument if unknown.
   const rel::Relation& relation(const std::string& name) const;
 
@@ -153,11 +177,29 @@ class EvaluationError : public InputError {
   using InputError::InputError;
 };
 
-// Solving took longer than EngineOptions::time_limit_seconds: names the stratum, the sweep and
-// the rule about to run. The engine's profile and relations stay as they were at that point.
-class TimeLimitReached : public EvaluationError {
+// Solving stopped at a limit of EngineOptions: names the stratum, the sweep and the rule about
+// to run. The engine's profile and relations stay as they were at that point.
+class LimitReached : public EvaluationError {
  public:
   using EvaluationError::EvaluationError;
+};
+
+// Solving took longer than EngineOptions::time_limit_seconds.
+class TimeLimitReached : public LimitReached {
+ public:
+  using LimitReached::LimitReached;
+};
+
+// The run has done EngineOptions::max_evaluations rule evaluations.
+class EvaluationLimitReached : public LimitReached {
+ public:
+  using LimitReached::LimitReached;
+};
+
+// The run has produced more BDD nodes than EngineOptions::max_nodes_produced.
+class ProductionLimitReached : public LimitReached {
+ public:
+  using LimitReached::LimitReached;
 };
 
 }  // namespace refract::solver

@@ -152,6 +152,32 @@ TEST(DeadlineTest, AFutureDeadlineChangesNothing) {
   EXPECT_GT(manager.stats().garbage_collections, 0U);
 }
 
+// A production limit below what the operation needs stops it at a collection, and the
+// manager goes on; lifted, the same operation builds the whole function. Unlike a deadline
+// the stop depends on the work alone.
+TEST(ProductionLimitTest, AnOperationProducingPastTheLimitStopsAtACollection) {
+  constexpr int kPairs = 12;
+  Manager manager(small_table());
+  manager.add_variables(2 * kPairs);
+  const Bdd f = pairs_function(2 * kPairs);
+  const VarPermutation split = split_pairs(kPairs);
+  const std::uint64_t before = manager.stats().nodes_produced;
+  manager.set_production_limit(before + 100);
+  EXPECT_THROW((void)f.replace(split), ProductionLimitPassed);
+  EXPECT_GT(manager.stats().nodes_produced, before + 100);
+  manager.set_production_limit(std::nullopt);
+  expect_split_of(f.replace(split), f, kPairs);
+}
+
+TEST(ProductionLimitTest, ALimitAboveTheWorkChangesNothing) {
+  Manager manager(small_table());
+  manager.add_variables(24);
+  const Bdd f = pairs_function(24);
+  manager.set_production_limit(manager.stats().nodes_produced + 100'000'000);
+  expect_split_of(f.replace(split_pairs(12)), f, 12);
+  EXPECT_GT(manager.stats().garbage_collections, 0U);
+}
+
 TEST(BddOpsTest, XorOfASubsetIsTheDifference) {
   Manager manager(ManagerSettings{});
   manager.add_variables(12);
