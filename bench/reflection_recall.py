@@ -480,10 +480,12 @@ def main():
     print("\n### solar: the lines at application callers it misses, and where they lie\n")
     for program, (env, groups, origins, lines) in loaded.items():
         rows = []
+        solar_ran = False
         for flavour in flavours:
             g = groups.get((flavour, "solar"))
             if g is None:
                 continue
+            solar_ran = True
             if not g.ok:
                 rows.append([flavour, "", "", "", g.status()])
                 continue
@@ -494,7 +496,9 @@ def main():
                 if origins.of(e.caller_class) == "app" and not g.finds(e):
                     where = f"{e.caller_class}.{e.caller_method}:{e.line if e.line else ''}"
                     rows.append([flavour, e.kind, f"`{e.target}`", f"`{where}`", g.why_missed(e)])
-        print(f"**{program}**" + ("" if rows else ": none missed") + "\n")
+        # "none missed" only where solar ran: a program without a solar run misses nothing known
+        verdict = "" if rows else (": none missed" if solar_ran else ": no solar run")
+        print(f"**{program}**" + verdict + "\n")
         if rows:
             table(["flavour", "kind", "target", "caller:line", "where"], rows)
 
