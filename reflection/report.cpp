@@ -92,7 +92,9 @@ ReflectionReport build_report(const ReportInputs& in) {
         {"UnsoundSet", "criterion (6)"},
         {"UnresolvedName", "a name that is not a string constant"},
         {"UnsoundArrayNewInstance",
-         "an array of an unknown class, or of one whose array type the program never names"}}) {
+         "an array of an unknown class, or of one whose array type the program never names"},
+        {"UnknownClassToMethodHandles",
+         "its unknown class reaches java.lang.invoke (method handles), which no rule models"}}) {
     for (const std::uint64_t i : first_column(in, relation)) reasons[i].push_back(reason);
   }
   std::map<std::uint64_t, std::set<std::string>> unknown;

@@ -61,6 +61,11 @@ inline const char* const kReflectionJdkClasses[] = {
     "java/lang/reflect/Constructor",
     "java/lang/reflect/Field",
     "java/lang/reflect/Array",
+    // what unsound's method handle uses: java.lang.invoke, which no rule models
+    "java/lang/invoke/MethodHandle",
+    "java/lang/invoke/MethodHandles",
+    "java/lang/invoke/MethodHandles$Lookup",
+    "java/lang/invoke/MethodType",
     // what the fixtures catch when a lookup finds nothing
     "java/lang/ReflectiveOperationException",
     "java/lang/NoSuchMethodException",
