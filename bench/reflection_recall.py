@@ -321,6 +321,14 @@ class Group:
         every, _ = self.candidate_sites(entry)
         return any(entry.target in s.targets for s in every)
 
+    def sites_finding(self, entry):
+        """The sites of the entry's kind anywhere that find its target, by id."""
+        found = set()
+        for rep in self.reports():
+            found |= {s.id for s in rep.sites.values()
+                      if s.kind == entry.kind and entry.target in s.targets}
+        return sorted(found)
+
     def caller_reached(self, entry):
         if self.reached is None:
             self.reached = set()
@@ -341,6 +349,16 @@ class Group:
                              "TamiFlex's frame skipping attributes to it)")
             else:
                 notes.append("caller not reached")
+            return "; ".join(notes)
+        if entry.line is not None and not any(s.line == entry.line for s in every):
+            # TamiFlex skips the frames of the JDK's reflection machinery (annotation parsing,
+            # accessors), so a call the JDK makes under the caller's call on this line is
+            # recorded against the caller: the site that made it is the JDK's
+            elsewhere = self.sites_finding(entry)
+            notes.append(f"no {entry.kind} call on line {entry.line} (a callee's, which TamiFlex's"
+                         " frame skipping attributes to it); "
+                         + (f"found at {len(elsewhere)} other site(s), e.g. `{elsewhere[0]}`"
+                            if elsewhere else "found at no other site"))
             return "; ".join(notes)
         reasons = sorted({r for s in narrowed for r in s.unsound})
         if reasons:
