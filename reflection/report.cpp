@@ -93,9 +93,9 @@ ReflectionReport build_report(const ReportInputs& in) {
         {"UnresolvedName", "a name that is not a string constant"},
         {"UnsoundArrayNewInstance",
          "an array of an unknown class, or of one whose array type the program never names"},
-        {"ReceiverlessCall",
-         "no object reaches its receiver, yet its targets are instance members: the points-to "
-         "analysis missed what it runs on"},
+        {"NoReceiverOfItsClass",
+         "no object of its targets' classes reaches its receiver, yet they are instance members: "
+         "the points-to analysis missed what it runs on"},
         {"UnknownClassToMethodHandles",
          "its unknown class reaches java.lang.invoke (method handles), which no rule models"}}) {
     for (const std::uint64_t i : first_column(in, relation)) reasons[i].push_back(reason);
