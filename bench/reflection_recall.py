@@ -249,6 +249,7 @@ class Group:
         self.runs, self.mode = runs, mode
         self.ok = all(r.status == "ok" for r in runs)
         self.reached = None  # (class, method name) of the reachable methods, when asked
+        self.callees = None  # call site -> methods its edges reach (call-edges.tsv), when asked
 
     def status(self):
         if self.ok:
@@ -317,9 +318,24 @@ class Group:
         on_line = {i: s for i, s in sites.items() if entry.line is not None and s.line == entry.line}
         return list(sites.values()), list(on_line.values()) or list(sites.values())
 
+    def edges_from(self, site):
+        if self.callees is None:
+            self.callees = {}
+            for r in self.runs:
+                for text in r.lines_of("call-edges.tsv"):
+                    caller_site, _, callee = text.partition("\t")
+                    self.callees.setdefault(caller_site, set()).add(callee)
+        return self.callees.get(site, set())
+
     def finds(self, entry):
         every, _ = self.candidate_sites(entry)
-        return any(entry.target in s.targets for s in every)
+        if any(entry.target in s.targets for s in every):
+            return True
+        # TamiFlex logs the method Method.invoke ran, after dispatch on the receiver; refract's
+        # site targets are the methods the Method objects name, and its call edges the ones run
+        return entry.kind == "Method.invoke" and any(
+            entry.target in {report_target(entry.kind, c) for c in self.edges_from(s.id)}
+            for s in every)
 
     def sites_finding(self, entry):
         """The sites of the entry's kind anywhere that find its target, by id."""
