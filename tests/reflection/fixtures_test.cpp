@@ -6,6 +6,7 @@
 //   a rule that found them, the call edges, exactly the sites flagged possibly unsound and the
 //   calls the report says to annotate for them; together the fixtures show a site `strings`
 //   misses and `probe` finds, one `probe` misses and `solar` finds, and one `solar` flags;
+//   exactly the sites ranked possibly imprecise, with their measures (Sec. 7.4);
 // - each run's exports agree with its reflection.json: OUT/refl.log holds one line per target
 //   of the Soot kinds and reads back, OUT/reflection.txt lists the flagged sites with the calls
 //   to annotate;
@@ -20,6 +21,7 @@
 #include <sstream>
 
 #include "frontend/class_path.hpp"
+#include "reflection/api.hpp"
 #include "reflection/reflection_fixture.hpp"
 #include "reflection/tamiflex_log.hpp"
 
@@ -96,6 +98,7 @@ void check_expectations(const std::string& fixture, const std::string& mode,
                         const ReflectionResult& r) {
   std::map<std::string, std::map<std::string, std::set<std::string>>> targets;  // site -> rules
   std::set<std::string> unsound;
+  std::map<std::string, std::uint64_t> imprecise;
   std::map<std::string, std::set<std::string>> lookups, entries;
   const auto edges = call_edges(r.out);
   for (const Expectation& e : expectations(fixture)) {
@@ -111,6 +114,8 @@ void check_expectations(const std::string& fixture, const std::string& mode,
           << mode << ": unexpected call edge " << e.fields.at(0) << " -> " << e.fields.at(1);
     } else if (e.kind == "unsound") {
       unsound.insert(e.fields.at(0));
+    } else if (e.kind == "imprecise") {
+      imprecise[e.fields.at(0)] = std::stoull(e.fields.at(1));
     } else if (e.kind == "annotate-lookup") {
       lookups[e.fields.at(0)].insert(e.fields.at(1));
     } else if (e.kind == "annotate-entry") {
@@ -144,6 +149,22 @@ void check_expectations(const std::string& fixture, const std::string& mode,
     EXPECT_EQ(result.annotate_entries, entries[site]) << mode << ": entries to annotate " << site;
   }
   EXPECT_EQ(flagged, unsound) << mode << ": possibly unsound sites";
+  // Sec. 7.4's ranking: newInstance sites by the types [L-Cast] made (EXPECTED.tsv's
+  // `imprecise` lines), the other side-effect sites by their targets (its `target` lines)
+  for (const auto& [site, expected] : targets) {
+    const auto found = r.sites.find(site);
+    if (found == r.sites.end()) continue;
+    const auto kind = reflection::kind_from_log_name(found->second.kind);
+    ASSERT_TRUE(kind) << found->second.kind;
+    const bool by_casts = *kind == reflection::ApiKind::kClassNewInstance ||
+                          *kind == reflection::ApiKind::kConstructorNewInstance;
+    if (reflection::is_side_effect(*kind) && !by_casts && expected.size() > 1)
+      imprecise[site] = expected.size();
+  }
+  std::map<std::string, std::uint64_t> ranked;
+  for (const auto& [site, measure] : r.imprecise)
+    if (in_fixture(fixture, site)) ranked[site] = measure;
+  EXPECT_EQ(ranked, imprecise) << mode << ": possibly imprecise sites and their measures";
 }
 
 // TamiFlex's CALLER of a Soot method signature: `a.B.name`, without Soot's quotes.

@@ -110,6 +110,7 @@ struct SiteResult {
 struct ReflectionResult {
   std::filesystem::path out;
   std::map<std::string, SiteResult> sites;
+  std::map<std::string, std::uint64_t> imprecise;  // possibly_imprecise: site -> measure
 };
 
 inline std::map<std::string, SiteResult> read_reflection_json(const std::filesystem::path& file) {
@@ -131,6 +132,15 @@ inline std::map<std::string, SiteResult> read_reflection_json(const std::filesys
       site.annotate_entries.insert(e.string());
   }
   return sites;
+}
+
+inline std::map<std::string, std::uint64_t> read_imprecise_sites(
+    const std::filesystem::path& file) {
+  const JsonValue doc = JsonReader(read_file(file)).document();
+  std::map<std::string, std::uint64_t> measures;
+  for (const JsonValue& s : doc.at("possibly_imprecise").array())
+    measures[s.at("site").string()] = static_cast<std::uint64_t>(s.at("measure").number());
+  return measures;
 }
 
 // The `--reflection` value and the further options of a mode of EXPECTED.tsv: `strings`,
@@ -189,7 +199,8 @@ inline std::optional<ReflectionResult> analyze_fixture(const TempDir& dir,
   const RunResult run = run_refract(args, dir.path());
   EXPECT_EQ(run.exit_code, 0) << fixture << " " << mode << " " << flavour << ": " << run.err;
   if (run.exit_code != 0) return std::nullopt;
-  return ReflectionResult{out, read_reflection_json(out / "reflection.json")};
+  return ReflectionResult{out, read_reflection_json(out / "reflection.json"),
+                          read_imprecise_sites(out / "reflection.json")};
 }
 
 }  // namespace refract::test
