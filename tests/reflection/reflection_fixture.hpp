@@ -113,8 +113,8 @@ struct ReflectionResult {
   std::map<std::string, std::uint64_t> imprecise;  // possibly_imprecise: site -> measure
 };
 
-inline std::map<std::string, SiteResult> read_reflection_json(const std::filesystem::path& file) {
-  const JsonValue doc = JsonReader(read_file(file)).document();
+// The sites of a parsed reflection.json.
+inline std::map<std::string, SiteResult> sites_of(const JsonValue& doc) {
   std::map<std::string, SiteResult> sites;
   for (const JsonValue& s : doc.at("sites").array()) {
     SiteResult& site = sites[s.at("site").string()];
@@ -134,9 +134,12 @@ inline std::map<std::string, SiteResult> read_reflection_json(const std::filesys
   return sites;
 }
 
-inline std::map<std::string, std::uint64_t> read_imprecise_sites(
-    const std::filesystem::path& file) {
-  const JsonValue doc = JsonReader(read_file(file)).document();
+inline std::map<std::string, SiteResult> read_reflection_json(const std::filesystem::path& file) {
+  return sites_of(JsonReader(read_file(file)).document());
+}
+
+// reflection.json's possibly_imprecise: site -> measure.
+inline std::map<std::string, std::uint64_t> imprecise_sites_of(const JsonValue& doc) {
   std::map<std::string, std::uint64_t> measures;
   for (const JsonValue& s : doc.at("possibly_imprecise").array())
     measures[s.at("site").string()] = static_cast<std::uint64_t>(s.at("measure").number());
@@ -199,8 +202,8 @@ inline std::optional<ReflectionResult> analyze_fixture(const TempDir& dir,
   const RunResult run = run_refract(args, dir.path());
   EXPECT_EQ(run.exit_code, 0) << fixture << " " << mode << " " << flavour << ": " << run.err;
   if (run.exit_code != 0) return std::nullopt;
-  return ReflectionResult{out, read_reflection_json(out / "reflection.json"),
-                          read_imprecise_sites(out / "reflection.json")};
+  const JsonValue doc = JsonReader(read_file(out / "reflection.json")).document();
+  return ReflectionResult{out, sites_of(doc), imprecise_sites_of(doc)};
 }
 
 }  // namespace refract::test
