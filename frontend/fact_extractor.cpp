@@ -2,6 +2,8 @@
 
 #include <cstdio>
 #include <optional>
+#include <string_view>
+#include <unordered_map>
 
 #include "frontend/fact_schema.hpp"
 #include "frontend/ir_def_use.hpp"
@@ -706,6 +708,7 @@ void FactExtractor::finish() {
   add_array_dispatch();
   add_subtype_closure();
   add_class_objects();
+  add_field_names();
   positions_.resize(db_.domain("I").size());
 }
 
@@ -779,6 +782,20 @@ void FactExtractor::add_class_objects() {
     const std::uint64_t h = heaps.intern("<class " + type_list_[i].to_java() + ">");
     db_.relation("HeapType").add({h, class_id});
     db_.relation("ClassObject").add({h, i});
+  }
+}
+
+// Which string constants name which fields: Unsafe.objectFieldOffset(Class, String) selects a
+// field by its name (natives.datalog), as Class.getField does under reflection.
+void FactExtractor::add_field_names() {
+  const FactDomain& heaps = db_.domain("H");
+  std::unordered_map<std::string_view, std::uint64_t> constant_by_literal;
+  for (const auto& t : db_.relation("StringConstant").sorted_tuples())
+    constant_by_literal.emplace(heaps.names()[t[0]], t[0]);
+  const std::vector<std::string>& fields = db_.domain("F").names();
+  for (const auto& t : db_.relation("FieldDeclared").sorted_tuples()) {
+    const auto s = constant_by_literal.find(string_literal(member_name(fields[t[0]])));
+    if (s != constant_by_literal.end()) db_.relation("StringNamesField").add({s->second, t[0]});
   }
 }
 

@@ -92,6 +92,7 @@ class FactExtractor {
   void add_subtype_closure();
   void add_array_dispatch();
   void add_class_objects();
+  void add_field_names();
   void add_jvm_elements();
   void add_parameter_types(std::uint64_t method, const std::vector<JavaType>& parameters);
   void add_result_cast(std::uint64_t invoke, const JavaType& cast);

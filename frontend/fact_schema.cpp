@@ -88,6 +88,8 @@ FactDatabase make_fact_schema() {
   rel("LambdaImpl", {{"heap", "H"}, {"method", "M"}},
       "the implementation method of a lambda or method reference object");
   rel("ClassObject", {{"heap", "H"}, {"type", "T"}}, "the java.lang.Class object of a type");
+  rel("StringNamesField", {{"string", "H"}, {"field", "F"}},
+      "a string constant equal to a field's name");
   rel("EntryMethod", {{"method", "M"}}, "where the program starts (the main method)");
   // Reflection: members Class.getMethod/getField see, signatures, exact argument arrays, casts.
   rel("PublicMethod", {{"method", "M"}}, "a public method (ACC_PUBLIC)");

@@ -63,8 +63,6 @@ void declare_relations(FactDatabase& facts) {
           "a string constant equal to a class's binary name (or an array's descriptor name)");
   declare(facts, "StringNamesMethod", {{"string", "H"}, {"method", "M"}},
           "a string constant equal to a method's name (constructors and <clinit> excluded)");
-  declare(facts, "StringNamesField", {{"string", "H"}, {"field", "F"}},
-          "a string constant equal to a field's name");
   declare(facts, "NameSelectingString", {{"string", "H"}},
           "a member-naming string that string merging keeps apart: the only strings that "
           "select members by name alone ([I-InvS2T], [I-GetS2T], [I-SetS2T])");
@@ -172,13 +170,9 @@ void MetaobjectBuilder::add_string_names() {
       method_naming_.insert(*s);
     }
   }
-  const std::vector<std::string>& fields = facts_.domain("F").names();
-  for (const auto& t : facts_.relation("FieldDeclared").sorted_tuples()) {
-    if (const auto s = constant(frontend::member_name(fields[t[0]]))) {
-      facts_.relation("StringNamesField").add({*s, t[0]});
-      field_naming_.insert(*s);
-    }
-  }
+  // StringNamesField is the front end's (Unsafe.objectFieldOffset selects by name too).
+  for (const auto& t : facts_.relation("StringNamesField").sorted_tuples())
+    field_naming_.insert(t[0]);
   for (const std::uint64_t s : strings::strings_kept_apart(facts_)) {
     if (method_naming_.count(s) != 0 || field_naming_.count(s) != 0)
       facts_.relation("NameSelectingString").add({s});
