@@ -254,7 +254,7 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, InsensRulesTest,
                                            "exceptions", "clinit", "threads", "finalize", "natives",
                                            "lambdas", "callsite", "objsens", "typesens", "heapctx",
                                            "cloning", "builders", "primarrays", "strings",
-                                           "cloningreach"),
+                                           "cloningreach", "unsafe"),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            return info.param;
                          });

@@ -37,6 +37,7 @@ inline const char* const kJdkClasses[] = {
     "java/util/Objects",
     "java/util/function/Function",
     "java/util/function/Supplier",
+    "jdk/internal/misc/Unsafe",
 };
 
 // A JDK home whose jmods/java.base.jmod holds `classes` (internal names), read from the
