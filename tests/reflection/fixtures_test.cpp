@@ -30,9 +30,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* const kFixtures[] = {"forname", "getmethod", "fields",    "constructors",
-                                 "invtp",   "invsig",    "invs2t",    "fieldinfer",
-                                 "lazy",    "arrays",    "hierarchy", "unsound"};
+const char* const kFixtures[] = {"forname",   "getmethod", "fields",     "constructors", "invtp",
+                                 "invsig",    "invs2t",    "fieldinfer", "lazy",         "arrays",
+                                 "hierarchy", "unsound",   "offsets"};
 const char* const kBaseModes[] = {"strings", "probe", "solar"};
 // The deep flavour of the oracle's second run and of the invariants.
 const char* const kDeepFlavour = "2-obj+H";
@@ -228,8 +228,10 @@ std::set<std::pair<std::string, std::string>> oracle(const TempDir& dir,
   const auto jdk = frontend::find_default_jdk();
   if (!jdk) throw std::runtime_error("no JDK 17 (scripts/setup-debian.sh installs it)");
   const RunResult run =
-      run_program({(*jdk / "bin" / "java").string(), "-cp", fixture_jar(fixture).string(),
-                   "reflection." + fixture + ".Main"},
+      run_program({(*jdk / "bin" / "java").string(),
+                   // the offsets fixture uses jdk.internal.misc.Unsafe, as the JDK does
+                   "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-cp",
+                   fixture_jar(fixture).string(), "reflection." + fixture + ".Main"},
                   dir.path());
   EXPECT_EQ(run.exit_code, 0) << run.err;
   std::set<std::pair<std::string, std::string>> seen;

@@ -70,6 +70,8 @@ inline const char* const kReflectionJdkClasses[] = {
     "java/lang/ReflectiveOperationException",
     "java/lang/NoSuchMethodException",
     "java/lang/NoSuchFieldException",
+    // what offsets takes field offsets with
+    "jdk/internal/misc/Unsafe",
 };
 
 inline const std::filesystem::path& reflection_jdk() {
