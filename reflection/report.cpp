@@ -99,8 +99,8 @@ ReflectionReport build_report(const ReportInputs& in) {
         {"UnknownClassToMethodHandles",
          "its unknown class reaches java.lang.invoke (method handles), which no rule models"},
         {"UnknownFieldOffset",
-         "a Field object of an unknown field it returns reaches Unsafe.objectFieldOffset: no "
-         "rule follows the Unsafe accesses at that offset"}}) {
+         "a Field object of a field whose name is unknown, which it returns, reaches "
+         "Unsafe.objectFieldOffset: no rule follows the Unsafe accesses at that offset"}}) {
     for (const std::uint64_t i : first_column(in, relation)) reasons[i].push_back(reason);
   }
   std::map<std::uint64_t, std::set<std::string>> unknown;
