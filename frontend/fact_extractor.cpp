@@ -2,8 +2,6 @@
 
 #include <cstdio>
 #include <optional>
-#include <string_view>
-#include <unordered_map>
 
 #include "frontend/fact_schema.hpp"
 #include "frontend/ir_def_use.hpp"
@@ -52,6 +50,15 @@ std::string string_literal(std::string_view text) {
     }
   }
   return out + "\"";
+}
+
+std::unordered_map<std::string, std::uint64_t> string_constants_by_literal(
+    const FactDatabase& facts) {
+  const std::vector<std::string>& heaps = facts.domain("H").names();
+  std::unordered_map<std::string, std::uint64_t> out;
+  for (const auto& t : facts.relation("StringConstant").sorted_tuples())
+    out.emplace(heaps[t[0]], t[0]);
+  return out;
 }
 
 namespace {
@@ -788,10 +795,7 @@ void FactExtractor::add_class_objects() {
 // Which string constants name which fields: Unsafe.objectFieldOffset(Class, String) selects a
 // field by its name (natives.datalog), as Class.getField does under reflection.
 void FactExtractor::add_field_names() {
-  const FactDomain& heaps = db_.domain("H");
-  std::unordered_map<std::string_view, std::uint64_t> constant_by_literal;
-  for (const auto& t : db_.relation("StringConstant").sorted_tuples())
-    constant_by_literal.emplace(heaps.names()[t[0]], t[0]);
+  const auto constant_by_literal = string_constants_by_literal(db_);
   const std::vector<std::string>& fields = db_.domain("F").names();
   for (const auto& t : db_.relation("FieldDeclared").sorted_tuples()) {
     const auto s = constant_by_literal.find(string_literal(member_name(fields[t[0]])));

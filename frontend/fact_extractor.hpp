@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "frontend/fact_database.hpp"
@@ -126,5 +127,8 @@ class FactExtractor {
 std::string internal_name(const JavaType& type);
 // A string constant's heap element name: the text as a Java string literal.
 std::string string_literal(std::string_view text);
+// The string constants (StringConstant's heap elements) of `facts`, by their names.
+std::unordered_map<std::string, std::uint64_t> string_constants_by_literal(
+    const FactDatabase& facts);
 
 }  // namespace refract::frontend

@@ -139,10 +139,7 @@ MetaobjectCounts MetaobjectBuilder::build() {
 // [P-ForName]'s toClass and the name parts of [P-GetMtd]/[P-GetFld]: which constants name
 // which classes and members. Constants are H elements named by their Java literal.
 void MetaobjectBuilder::add_string_names() {
-  const FactDomain& heaps = facts_.domain("H");
-  std::unordered_map<std::string, std::uint64_t> constant_by_literal;
-  for (const auto& t : facts_.relation("StringConstant").sorted_tuples())
-    constant_by_literal.emplace(heaps.names()[t[0]], t[0]);
+  const auto constant_by_literal = frontend::string_constants_by_literal(facts_);
   auto constant = [&](std::string_view text) -> std::optional<std::uint64_t> {
     const auto it = constant_by_literal.find(frontend::string_literal(text));
     if (it == constant_by_literal.end()) return std::nullopt;
