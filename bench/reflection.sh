@@ -16,7 +16,9 @@
 # takes hours. A mode written MODE:WORLD (none:application) runs MODE under --closed-world
 # WORLD: `none` reads only the classes reachable by name, the other modes every class of the
 # application, so none:application separates what the closed world costs from what reflection
-# costs.
+# costs. A mode written MODE@annotated (solar@annotated) runs MODE with
+# --reflection-annotations bench/annotations/PROGRAM.tsv: the sites the paper's workflow
+# annotates after probing a program (Solar paper, Sec. 7.4; each file says why per line).
 #
 # Usage: bench/reflection.sh [--programs "antlr hsqldb xalan checkstyle fop lucene"]
 #                            [--modes "none strings probe solar"] [--flavours "insens 2-type+H"]
@@ -47,7 +49,7 @@ while [ $# -gt 0 ]; do
     --build) build="$2"; shift 2 ;;
     --out) out_root="$2"; shift 2 ;;
     --tables-only) tables_only=1; shift ;;
-    *) sed -n '2,24p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,27p' "$0" >&2; exit 2 ;;
   esac
 done
 
@@ -119,7 +121,11 @@ loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
 run_one() {
   local out="$1" program="$2" main="$3" mode="$4" flavour="$5" limit="$6"
   # MODE:WORLD (none:application) runs MODE under --closed-world WORLD
-  local world=()
+  local world=() annotations=()
+  if [[ "$mode" == *@annotated ]]; then
+    annotations=(--reflection-annotations "bench/annotations/$program.tsv")
+    mode="${mode%@annotated}"
+  fi
   [[ "$mode" == *:* ]] && world=(--closed-world "${mode#*:}")
   rm -rf "$out" "$out".{time,log,rules.json,run} && mkdir -p "$out"
   local load_start rc=0 status
@@ -128,7 +134,7 @@ run_one() {
   # on without reaching a check.
   /usr/bin/time -f 'TIME %e %M' -o "$out.time" timeout "$((limit + 600))" "$refract" analyze \
     --classpath "$(class_path_for "$program")" --jdk "$jdk" --main "$main" \
-    --context "$flavour" --reflection "${mode%%:*}" "${world[@]}" --out "$out" --time-limit "$limit" \
+    --context "$flavour" --reflection "${mode%%:*}" "${world[@]}" "${annotations[@]}" --out "$out" --time-limit "$limit" \
     --max-memory "$max_memory" --rule-stats "$out.rules.json" </dev/null >"$out.log" 2>&1 || rc=$?
   case "$rc" in
     0) status=ok ;;
