@@ -229,8 +229,10 @@ std::set<std::pair<std::string, std::string>> oracle(const TempDir& dir,
   if (!jdk) throw std::runtime_error("no JDK 17 (scripts/setup-debian.sh installs it)");
   const RunResult run =
       run_program({(*jdk / "bin" / "java").string(),
-                   // the offsets fixture uses jdk.internal.misc.Unsafe, as the JDK does
-                   "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-cp",
+                   // the offsets fixture uses jdk.internal.misc.Unsafe and
+                   // jdk.internal.reflect.ReflectionFactory, as the JDK does
+                   "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "--add-exports",
+                   "java.base/jdk.internal.reflect=ALL-UNNAMED", "-cp",
                    fixture_jar(fixture).string(), "reflection." + fixture + ".Main"},
                   dir.path());
   EXPECT_EQ(run.exit_code, 0) << run.err;

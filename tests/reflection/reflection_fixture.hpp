@@ -70,8 +70,12 @@ inline const char* const kReflectionJdkClasses[] = {
     "java/lang/ReflectiveOperationException",
     "java/lang/NoSuchMethodException",
     "java/lang/NoSuchFieldException",
-    // what offsets takes field offsets with
+    // what offsets takes field offsets with, and copies a Field object with
     "jdk/internal/misc/Unsafe",
+    "jdk/internal/reflect/ReflectionFactory",
+    "jdk/internal/access/SharedSecrets",
+    "jdk/internal/access/JavaLangReflectAccess",
+    "java/lang/reflect/ReflectAccess",
 };
 
 inline const std::filesystem::path& reflection_jdk() {
