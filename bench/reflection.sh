@@ -66,6 +66,8 @@ for program in $programs; do
 done
 
 . bench/lib.sh
+# absolute, as class paths and the programs' own runs need it, whatever --out names
+out_root=$(realpath -m "$out_root")
 
 # field_of PROGRAM KEY: the KEY=VALUE line of the program's cmd.txt.
 field_of() {
@@ -94,7 +96,7 @@ class_path_for() {
   local entry entries path=
   IFS=: read -r -a entries <<<"$(field_of "$1" CLASSPATH)"
   for entry in "${entries[@]}"; do
-    [ "$entry" = classes ] && entry="$PWD/$out_root/$1/classes"
+    [ "$entry" = classes ] && entry="$out_root/$1/classes"
     path="${path:+$path:}$entry"
   done
   echo "$path"
