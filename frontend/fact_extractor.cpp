@@ -210,7 +210,7 @@ void FactExtractor::add_method(const ClassFile& cls, const MethodIr& ir) {
   auto var = [&](VarId v) { return variable(m, v); };
   if (auto v = var(ir.this_var)) db_.relation("ThisVar").add({m.id, *v});
   for (std::size_t i = 0; i < ir.parameters.size(); ++i) {
-    if (auto v = var(ir.parameters[i])) {
+    if (auto v = value_variable(m, ir.parameters[i])) {
       db_.relation("FormalParam").add({m.id, position(i + 1), *v});
     }
   }
@@ -234,6 +234,13 @@ void FactExtractor::for_each_handler(MethodContext& m, std::uint32_t pc, Visit&&
 
 std::optional<std::uint64_t> FactExtractor::variable(MethodContext& m, VarId v) {
   if (v == kNoVar || m.ir.variables[v].kind != ValueKind::kReference) return std::nullopt;
+  return value_variable(m, v);
+}
+
+std::optional<std::uint64_t> FactExtractor::value_variable(MethodContext& m, VarId v) {
+  if (v == kNoVar) return std::nullopt;
+  const ValueKind kind = m.ir.variables[v].kind;
+  if (kind != ValueKind::kReference && kind != ValueKind::kLong) return std::nullopt;
   if (!m.vars[v]) {
     const Variable& declared = m.ir.variables[v];
     const std::uint64_t id = db_.domain("V").intern(m.namer.variable(declared.name));
@@ -250,6 +257,11 @@ void FactExtractor::add_statement(MethodContext& m, const Statement& s) {
   auto arg = [&](std::size_t i) {
     return i < s.args.size() ? var(operand_var(s.args[i])) : std::nullopt;
   };
+  // references and longs: the values moves, array elements and returns carry
+  auto value = [&](VarId v) { return value_variable(m, v); };
+  auto value_arg = [&](std::size_t i) {
+    return i < s.args.size() ? value(operand_var(s.args[i])) : std::nullopt;
+  };
   auto allocate = [&](const JavaType& t) {
     const std::uint64_t h = db_.domain("H").intern(m.namer.next_allocation(t));
     db_.relation("HeapType").add({h, type(t)});
@@ -259,8 +271,8 @@ void FactExtractor::add_statement(MethodContext& m, const Statement& s) {
 
   switch (s.kind) {
     case StatementKind::kAssign:
-      if (auto d = var(s.dst)) {
-        if (auto from = arg(0)) db_.relation("Assign").add({*d, *from});
+      if (auto d = value(s.dst)) {
+        if (auto from = value_arg(0)) db_.relation("Assign").add({*d, *from});
       }
       break;
     case StatementKind::kStringConstant:
@@ -301,12 +313,12 @@ void FactExtractor::add_statement(MethodContext& m, const Statement& s) {
       add_field_access(m, s);
       break;
     case StatementKind::kArrayLoad:
-      if (auto d = var(s.dst)) {
+      if (auto d = value(s.dst)) {
         if (auto base = var(operand_var(s.base))) db_.relation("ArrayLoad").add({*base, *d});
       }
       break;
     case StatementKind::kArrayStore:
-      if (auto from = arg(1)) {
+      if (auto from = value_arg(1)) {
         if (auto base = var(operand_var(s.base))) db_.relation("ArrayStore").add({*base, *from});
       }
       break;
@@ -320,7 +332,7 @@ void FactExtractor::add_statement(MethodContext& m, const Statement& s) {
       break;
     }
     case StatementKind::kReturn:
-      if (auto v = arg(0)) db_.relation("ReturnVar").add({m.id, *v});
+      if (auto v = value_arg(0)) db_.relation("ReturnVar").add({m.id, *v});
       break;
     case StatementKind::kThrow:
       if (auto v = arg(0)) {
@@ -375,26 +387,27 @@ void FactExtractor::add_field_access(MethodContext& m, const Statement& s) {
     // JVMS 5.5: getstatic/putstatic initialise the class that declares the field.
     db_.relation("InitTrigger").add({m.id, type(field.declaring)});
   }
-  if (!ref.type.is_reference()) return;
+  if (!ref.type.is_reference() && ref.type.base != BaseKind::kLong) return;
   const std::uint64_t f = db_.domain("F").intern(field.signature);
   auto var = [&](const Operand& o) { return variable(m, operand_var(o)); };
+  auto value = [&](const Operand& o) { return value_variable(m, operand_var(o)); };
   const Operand dst = Operand::variable(s.dst);
   switch (s.kind) {
     case StatementKind::kFieldLoad:
       if (auto base = var(s.base)) {
-        if (auto to = var(dst)) db_.relation("Load").add({*base, f, *to});
+        if (auto to = value(dst)) db_.relation("Load").add({*base, f, *to});
       }
       break;
     case StatementKind::kFieldStore:
       if (auto base = var(s.base)) {
-        if (auto from = var(s.args.at(0))) db_.relation("Store").add({*base, f, *from});
+        if (auto from = value(s.args.at(0))) db_.relation("Store").add({*base, f, *from});
       }
       break;
     case StatementKind::kStaticLoad:
-      if (auto to = var(dst)) db_.relation("StaticLoad").add({f, *to});
+      if (auto to = value(dst)) db_.relation("StaticLoad").add({f, *to});
       break;
     default:
-      if (auto from = var(s.args.at(0))) db_.relation("StaticStore").add({f, *from});
+      if (auto from = value(s.args.at(0))) db_.relation("StaticStore").add({f, *from});
       break;
   }
 }
@@ -429,11 +442,11 @@ void FactExtractor::add_invoke(MethodContext& m, const Statement& s) {
     db_.relation("CallHandler").add({site, handler, type});
   });
   for (std::size_t i = 0; i < s.args.size(); ++i) {
-    if (auto v = variable(m, operand_var(s.args[i]))) {
+    if (auto v = value_variable(m, operand_var(s.args[i]))) {
       db_.relation("ActualArg").add({site, position(i + 1), *v});
     }
   }
-  if (auto r = variable(m, s.dst)) db_.relation("CallResult").add({site, *r});
+  if (auto r = value_variable(m, s.dst)) db_.relation("CallResult").add({site, *r});
 
   const MethodLookup resolved =
       ref.interface ? hierarchy_.resolve_interface_method(owner, ref.name, ref.descriptor,

@@ -71,6 +71,9 @@ class FactExtractor {
   std::uint64_t type(const JavaType& t);
   // The V element of an IR variable; nothing for variables that do not hold references.
   std::optional<std::uint64_t> variable(MethodContext& m, VarId v);
+  // The same for the variables whose values the rules follow: references, and `long`s, which
+  // carry Unsafe field offsets (pointsto/rules/natives.datalog, "Unsafe offsets as values").
+  std::optional<std::uint64_t> value_variable(MethodContext& m, VarId v);
   std::uint64_t position(std::size_t index);
   std::uint64_t method(const std::string& signature) { return db_.domain("M").intern(signature); }
   void add_method(const ClassFile& cls, const MethodIr& ir);
