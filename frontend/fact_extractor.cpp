@@ -257,7 +257,7 @@ void FactExtractor::add_statement(MethodContext& m, const Statement& s) {
   auto arg = [&](std::size_t i) {
     return i < s.args.size() ? var(operand_var(s.args[i])) : std::nullopt;
   };
-  // references and longs: the values moves, array elements and returns carry
+  // references and longs: the values that moves, array elements and returns carry
   auto value = [&](VarId v) { return value_variable(m, v); };
   auto value_arg = [&](std::size_t i) {
     return i < s.args.size() ? value(operand_var(s.args[i])) : std::nullopt;
