@@ -49,7 +49,9 @@ po::options_description analyze_options() {
       "by-type (default: objects numbered type by type, the types in class-hierarchy order) or "
       "first-seen (as the front end met the allocation sites); changes the BDDs, not the "
       "answer")("out", po::value<std::string>(), "folder for the results")(
-      "dump", po::value<std::vector<std::string>>(), "also write relation REL as OUT/REL.tsv")(
+      "dump", po::value<std::vector<std::string>>(),
+      "also write relation REL as OUT/REL.tsv (OUT/REL.at-stop.tsv, the tuples derived so far, "
+      "where a limit stops the solve)")(
       "dump-bdd", po::value<std::vector<std::string>>(),
       "also write relation REL as OUT/REL.bdd (bddbddb's format; compact for large relations)")(
       "rule-stats", po::value<std::string>(),

@@ -179,6 +179,17 @@ std::string seconds_text(double seconds) {
   return text.str();
 }
 
+// Where a limit stopped the solve, the --dump relations as they stood, as REL.at-stop.tsv (or
+// .bdd): the tuples derived so far, all of them in the fixpoint too, since a stratum only
+// negates strata finished before it. What a stopped run was doing can be read from them.
+void dump_at_stop(const AnalyzeArguments& args, const pointsto::Analysis& analysis) {
+  const fs::path out = args.out;
+  for (const std::string& relation : args.dumps)
+    analysis.dump(relation, out / (relation + ".at-stop.tsv"));
+  for (const std::string& relation : args.bdd_dumps)
+    analysis.dump_bdd(relation, out / (relation + ".at-stop.bdd"));
+}
+
 }  // namespace
 
 AnalyzeInputs read_analyze_inputs(const AnalyzeArguments& args, std::ostream* progress) {
@@ -338,20 +349,25 @@ int analyze_extracted(const AnalyzeArguments& args, const AnalyzeInputs& inputs,
                         (!args.time_limit || *args.reflection.budget_seconds < *args.time_limit);
   if (budgeted) options.time_limit_seconds = *args.reflection.budget_seconds;
   try {
-    analysis = std::make_unique<pointsto::Analysis>(facts, positions, options);
-    result = analysis->run();
-  } catch (const solver::TimeLimitReached& e) {
-    if (!budgeted) throw;
-    notice = "Solar did not finish within the reflection budget of " +
-             seconds_text(*args.reflection.budget_seconds) + " s (" + e.message() +
-             "): these are Probe's results";
-    if (progress) *progress << "[analyze] " << *notice << "\n";
-    analysis.reset();
-    ran = reflection::Mode{reflection::ModeKind::kProbe, std::nullopt};
-    options.extra_rules = {*ran.rule_file(args.reflection.rules)};
-    options.time_limit_seconds = args.time_limit.value_or(0);
-    analysis = std::make_unique<pointsto::Analysis>(facts, positions, options);
-    result = analysis->run();
+    try {
+      analysis = std::make_unique<pointsto::Analysis>(facts, positions, options);
+      result = analysis->run();
+    } catch (const solver::TimeLimitReached& e) {
+      if (!budgeted) throw;
+      notice = "Solar did not finish within the reflection budget of " +
+               seconds_text(*args.reflection.budget_seconds) + " s (" + e.message() +
+               "): these are Probe's results";
+      if (progress) *progress << "[analyze] " << *notice << "\n";
+      analysis.reset();
+      ran = reflection::Mode{reflection::ModeKind::kProbe, std::nullopt};
+      options.extra_rules = {*ran.rule_file(args.reflection.rules)};
+      options.time_limit_seconds = args.time_limit.value_or(0);
+      analysis = std::make_unique<pointsto::Analysis>(facts, positions, options);
+      result = analysis->run();
+    }
+  } catch (const solver::LimitReached&) {
+    if (analysis) dump_at_stop(args, *analysis);
+    throw;
   }
 
   const fs::path out = args.out;

@@ -352,6 +352,33 @@ TEST(AnalyzeTimeLimitTest, StopsWithTheProfileSoFarAndNoExports) {
   EXPECT_GT(stats.at("rules").array().size(), 100U);
 }
 
+// A stopped run still writes each --dump relation, as REL.at-stop.tsv/.bdd: what it had
+// derived. Before the stop writes nothing else, the facts' relations are whole there.
+TEST(AnalyzeTimeLimitTest, WritesTheDumpsAsTheyStoodAtTheStop) {
+  TempDir dir;
+  const fs::path stopped = dir.path() / "stopped";
+  const std::vector<std::string> dumps = {"--dump",    "Alloc",      "--dump",
+                                          "Reachable", "--dump-bdd", "Alloc"};
+  std::vector<std::string> limited = dumps;
+  limited.insert(limited.end(), {"--time-limit", "1e-6"});
+  const RunResult stop = analyze_fixture(dir, "fields", stopped, limited);
+  ASSERT_EQ(stop.exit_code, 4) << stop.err;
+  expect_no_exports(stopped);
+  EXPECT_FALSE(fs::exists(stopped / "Alloc.tsv"));
+  EXPECT_TRUE(fs::exists(stopped / "Alloc.at-stop.bdd"));
+
+  const fs::path whole = dir.path() / "whole";
+  const RunResult run = analyze_fixture(dir, "fields", whole, dumps);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto alloc = lines_of(read_file(stopped / "Alloc.at-stop.tsv"));
+  EXPECT_GT(alloc.size(), 3U);
+  EXPECT_EQ(alloc, lines_of(read_file(whole / "Alloc.tsv")));
+  const auto reachable = lines_of(read_file(whole / "Reachable.tsv"));
+  for (const std::string& line : lines_of(read_file(stopped / "Reachable.at-stop.tsv"))) {
+    EXPECT_NE(std::find(reachable.begin(), reachable.end(), line), reachable.end()) << line;
+  }
+}
+
 TEST(AnalyzeTimeLimitTest, AGenerousLimitChangesNothing) {
   TempDir dir;
   const fs::path file = dir.path() / "rules.json";
