@@ -20,6 +20,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/java_inputs.hpp"
@@ -79,15 +80,16 @@ fs::path jdk_for_runs() {
 // the output relations with their elements named.
 class Analysis {
  public:
-  explicit Analysis(const fs::path& dir) : dir_(dir) {}
+  explicit Analysis(const fs::path& dir, std::string class_path = kFixtureClasses.string())
+      : dir_(dir), class_path_(std::move(class_path)) {}
 
   // Returns false (after failing the test) if a step did not work.
   bool run(const std::string& main_class, const fs::path& driver) {
     const fs::path facts = dir_ / "facts";
-    const RunResult extracted = run_refract(
-        {"facts", "--classpath", kFixtureClasses.string(), "--jdk", jdk_for_runs().string(),
-         "--main", main_class, "--out", facts.string(), "--quiet"},
-        dir_);
+    const RunResult extracted =
+        run_refract({"facts", "--classpath", class_path_, "--jdk", jdk_for_runs().string(),
+                     "--main", main_class, "--out", facts.string(), "--quiet"},
+                    dir_);
     EXPECT_EQ(extracted.exit_code, 0) << extracted.err;
     if (extracted.exit_code != 0) return false;
     const auto bits = [&](const char* domain) {
@@ -130,6 +132,7 @@ class Analysis {
 
  private:
   fs::path dir_;
+  std::string class_path_;
   std::map<std::string, std::vector<std::string>> maps_;
 };
 
@@ -294,6 +297,20 @@ TEST(InsensStartupTest, TheJvmsObjectsAreConstructedAndInitPhase1Runs) {
   const auto current =
       analysis.points_to("<pointsto.threads.Main: void main(java.lang.String[])>/cur");
   EXPECT_TRUE(current.count("<jvm>/new java.lang.Thread/0"));
+}
+
+// Deserialization's writes (pointsto/rules/natives.datalog, DeserializingWrite): of the objects
+// the values array may hold, the field gets those of Serializable classes only. The stand-in
+// FieldReflector is read from tests/fixtures/java-base's class folder.
+TEST(InsensDeserializationTest, AFieldGetsOnlySerializableValues) {
+  TempDir dir;
+  Analysis analysis(dir.path(),
+                    kFixtureClasses.string() + ":" + std::string(REFRACT_FIXTURE_JAVA_BASE));
+  ASSERT_TRUE(analysis.run("pointsto.deserialize.Main",
+                           kSourceDir / "tests" / "data" / "pointsto" / "insens.datalog"));
+  const std::string main = "<pointsto.deserialize.Main: void main(java.lang.String[])>";
+  EXPECT_EQ(analysis.points_to(main + "/value"),
+            std::set<std::string>{main + "/new pointsto.deserialize.Kept/0"});
 }
 
 }  // namespace
