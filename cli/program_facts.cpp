@@ -89,6 +89,9 @@ std::unique_ptr<ExtractedProgram> extract_program(const ClassPathArguments& clas
   scope.run(
       [&](const frontend::ClassFile& cls, const std::vector<frontend::MethodIr>& methods) {
         program->extractor->add_class(cls, methods);
+        if (const auto module = program->path->jdk_module_access(cls.this_class)) {
+          program->extractor->add_module_access(cls, *module);
+        }
       },
       progress);
   program->extractor->finish();

@@ -274,6 +274,7 @@ enum class Attr {
   kNestMembers,
   kRecord,
   kPermittedSubclasses,
+  kModule,
 };
 
 enum Where : unsigned {
@@ -293,7 +294,7 @@ struct AttrInfo {
   bool unique;                // "at most one" in its attributes table
 };
 
-constexpr std::array<AttrInfo, 13> kAttributes = {{
+constexpr std::array<AttrInfo, 14> kAttributes = {{
     {Attr::kConstantValue, "ConstantValue", "ConstantValue attribute", 45, kOnField, true},
     {Attr::kCode, "Code", "Code attribute", 45, kOnMethod, true},
     {Attr::kExceptions, "Exceptions", "Exceptions attribute", 45, kOnMethod, true},
@@ -310,6 +311,7 @@ constexpr std::array<AttrInfo, 13> kAttributes = {{
     {Attr::kRecord, "Record", "Record attribute", 60, kOnClass, true},
     {Attr::kPermittedSubclasses, "PermittedSubclasses", "PermittedSubclasses attribute", 61,
      kOnClass, true},
+    {Attr::kModule, "Module", "Module attribute", 53, kOnClass, true},
 }};
 
 class Parser {
@@ -867,6 +869,9 @@ class Parser {
             case Attr::kPermittedSubclasses:
               cf_.permitted_subclasses = read_class_list(body, "permitted subclasses");
               break;
+            case Attr::kModule:
+              cf_.module = read_module(body);
+              break;
             case Attr::kRecord: {
               std::vector<RecordComponent> components;
               const std::uint16_t count = body.u2("components_count");
@@ -890,6 +895,61 @@ class Parser {
               break;
           }
         });
+  }
+
+  // JVMS 4.7.25. Only a module-info class may have one: its constant pool alone may hold the
+  // Module and Package entries the attribute names.
+  ModuleInfo read_module(ByteReader& body) const {
+    if (!cf_.is_module()) {
+      body.fail_at(body.offset(), "a Module attribute is only allowed in a module-info class");
+    }
+    ModuleInfo module;
+    module.name = read_named(body, ConstantTag::kModule, "module_name_index");
+    module.open = (body.u2("module_flags") & access::kModuleOpen) != 0;
+    body.u2("module_version_index");
+    const std::uint16_t requires_count = body.u2("requires_count");
+    for (unsigned i = 0; i < requires_count; ++i) {
+      read_named(body, ConstantTag::kModule, "requires_index");
+      body.u2("requires_flags");
+      body.u2("requires_version_index");
+    }
+    module.exports = read_module_packages(body, "exports");
+    module.opens = read_module_packages(body, "opens");
+    const std::uint16_t uses_count = body.u2("uses_count");
+    for (unsigned i = 0; i < uses_count; ++i) read_class(body, "uses_index");
+    const std::uint16_t provides_count = body.u2("provides_count");
+    for (unsigned i = 0; i < provides_count; ++i) {
+      read_class(body, "provides_index");
+      const std::uint16_t with_count = body.u2("provides_with_count");
+      for (unsigned j = 0; j < with_count; ++j) read_class(body, "provides_with_index");
+    }
+    return module;
+  }
+
+  // The exports or opens table: each a package, flags and the modules it is qualified to.
+  std::vector<ModulePackage> read_module_packages(ByteReader& body, std::string_view what) const {
+    const std::string label(what);
+    const std::uint16_t count = body.u2(label + "_count");
+    std::vector<ModulePackage> out;
+    out.reserve(std::min<std::size_t>(count, body.remaining() / 6));
+    for (unsigned i = 0; i < count; ++i) {
+      ModulePackage entry;
+      entry.package = read_named(body, ConstantTag::kPackage, label + "_index");
+      body.u2(label + "_flags");
+      const std::uint16_t to_count = body.u2(label + "_to_count");
+      for (unsigned j = 0; j < to_count; ++j) {
+        entry.to.push_back(read_named(body, ConstantTag::kModule, label + "_to_index"));
+      }
+      out.push_back(std::move(entry));
+    }
+    return out;
+  }
+
+  // A u2 index of a Module or Package constant: the name it points to.
+  std::string read_named(ByteReader& r, ConstantTag tag, const std::string& what) const {
+    const std::uint64_t at = r.offset();
+    const Constant& c = expect(r.u2(what), {tag}, at, what);
+    return std::string(pool().utf8(c.first));
   }
 
   std::vector<std::string> read_class_list(ByteReader& body, std::string_view what) const {

@@ -41,7 +41,8 @@ inline constexpr std::uint16_t kStrict = 0x0800;
 inline constexpr std::uint16_t kSynthetic = 0x1000;
 inline constexpr std::uint16_t kAnnotation = 0x2000;
 inline constexpr std::uint16_t kEnum = 0x4000;
-inline constexpr std::uint16_t kModule = 0x8000;  // class
+inline constexpr std::uint16_t kModule = 0x8000;      // class
+inline constexpr std::uint16_t kModuleOpen = 0x0020;  // module_flags of a Module attribute
 }  // namespace access
 
 // Constant pool tags (JVMS table 4.4-B); kUnusable marks index 0 and the slot after a Long or
@@ -245,6 +246,21 @@ struct RecordComponent {
   std::optional<std::string> signature;
 };
 
+// One `exports` or `opens` entry of a Module attribute (JVMS 4.7.25).
+struct ModulePackage {
+  std::string package;          // internal form: "java/lang"
+  std::vector<std::string> to;  // the modules it is exported (opened) to; empty: to all
+};
+
+// The Module attribute of a module-info class: what its module exports and opens, which
+// decides what code outside the module may reach by reflection (JLS 7.7, JVMS 5.4.4).
+struct ModuleInfo {
+  std::string name;  // "java.base"
+  std::vector<ModulePackage> exports;
+  std::vector<ModulePackage> opens;
+  bool open = false;  // ACC_OPEN: every package is open
+};
+
 struct ClassFile {
   std::string origin;  // "FILE" or "FILE!ENTRY", the prefix of every message about this class
   std::uint16_t minor_version = 0;
@@ -265,6 +281,7 @@ struct ClassFile {
   std::vector<std::string> nest_members;
   std::optional<std::vector<RecordComponent>> record;  // present iff a Record attribute is
   std::optional<std::vector<std::string>> permitted_subclasses;
+  std::optional<ModuleInfo> module;  // the Module attribute of a module-info class
 
   bool is_interface() const { return (access_flags & access::kInterface) != 0; }
   bool is_module() const { return (access_flags & access::kModule) != 0; }

@@ -13,6 +13,7 @@
 #include <utility>
 #include <variant>
 
+#include "frontend/class_file.hpp"
 #include "frontend/format_error.hpp"
 #include "frontend/zip_archive.hpp"
 #include "support/error.hpp"
@@ -111,6 +112,19 @@ bool is_module_info(std::string_view name) {
   return name == "module-info" || ends_with(name, "/module-info");
 }
 
+// "java/lang/String" -> "java/lang"; a class of the unnamed package -> "".
+std::string_view package_of(std::string_view binary_name) {
+  const auto slash = binary_name.rfind('/');
+  return slash == std::string_view::npos ? std::string_view() : binary_name.substr(0, slash);
+}
+
+// An exports or opens entry applies to every module when it names none.
+bool to_all(const std::vector<ModulePackage>& entries, std::string_view package) {
+  return std::any_of(entries.begin(), entries.end(), [&](const ModulePackage& entry) {
+    return entry.package == package && entry.to.empty();
+  });
+}
+
 }  // namespace
 
 struct ClassPath::Source {
@@ -119,6 +133,8 @@ struct ClassPath::Source {
   fs::path folder;
   // Binary name -> archive entry index, or file path relative to the folder.
   std::unordered_map<std::string, std::variant<std::size_t, std::string>> classes;
+  // A jmod's Module attribute, read when first asked for; inner nothing: the jmod has none.
+  mutable std::optional<std::optional<ModuleInfo>> module;
   // Service name -> its provider-configuration file (META-INF/services/NAME), in entry order.
   std::vector<std::pair<std::string, std::variant<std::size_t, std::string>>> services;
 
@@ -249,6 +265,28 @@ bool ClassPath::in_jdk(std::string_view binary_name) const {
   for (const auto& source : jdk_)
     if (source->classes.count(key) != 0) return true;
   return false;
+}
+
+std::optional<ModuleAccess> ClassPath::jdk_module_access(std::string_view binary_name) const {
+  const std::string key(binary_name);
+  for (const auto& source : jdk_) {
+    if (source->classes.count(key) == 0) continue;
+    if (!source->module) {
+      const auto it = source->classes.find("module-info");
+      if (it == source->classes.end()) {
+        source->module.emplace(std::nullopt);
+      } else {
+        source->module.emplace(
+            parse_class_file(source->read(it->second), source->origin_of(it->second)).module);
+      }
+    }
+    const auto& module = *source->module;
+    if (!module) return ModuleAccess{fs::path(source->name).stem().string(), true, true};
+    const std::string_view package = package_of(binary_name);
+    const bool open = module->open || to_all(module->opens, package);
+    return ModuleAccess{module->name, to_all(module->exports, package), open};
+  }
+  return std::nullopt;
 }
 
 std::optional<std::string> ClassPath::locate(std::string_view binary_name) const {

@@ -32,6 +32,15 @@ struct ServiceFile {
   std::vector<std::uint8_t> bytes;
 };
 
+// What the module system lets code of other modules reach in a JDK class's package (JLS 7.7):
+// reflection from outside the module may use only public members of public classes of an
+// exported package, and any member of an open one (AccessibleObject.setAccessible).
+struct ModuleAccess {
+  std::string module;     // "java.base"
+  bool exported = false;  // exported to every module
+  bool open = false;      // opened to every module
+};
+
 class ClassPath {
  public:
   static constexpr int kDefaultRelease = 17;
@@ -52,6 +61,11 @@ class ClassPath {
   // The class is the JDK's: read from the JDK's jmods (which come before the application's
   // entries).
   bool in_jdk(std::string_view binary_name) const;
+  // For a class of the JDK: its module and what that module exports and opens of its package,
+  // from the jmod's classes/module-info.class (read once per jmod). A jmod without one counts
+  // as exporting and opening everything. Nothing for the application's classes, which are in
+  // the unnamed module. A malformed module-info is a ClassFormatError naming it.
+  std::optional<ModuleAccess> jdk_module_access(std::string_view binary_name) const;
   // The origin the class would be read from, without reading it.
   std::optional<std::string> locate(std::string_view binary_name) const;
   // Reads the class; nothing if no entry has it. Read errors are InputErrors naming the origin.

@@ -158,6 +158,7 @@ void FactExtractor::add_class(const ClassFile& cls, const std::vector<MethodIr>&
   const std::uint64_t t = type(self);
   const bool is_abstract = (cls.access_flags & access::kAbstract) != 0;
   db_.relation(cls.is_interface() ? "InterfaceType" : "ClassType").add({t});
+  if ((cls.access_flags & access::kPublic) != 0) db_.relation("PublicType").add({t});
   if (is_abstract || cls.is_interface()) {
     db_.relation("AbstractType").add({t});
   } else {
@@ -177,8 +178,16 @@ void FactExtractor::add_class(const ClassFile& cls, const std::vector<MethodIr>&
     db_.relation("FieldType").add({id, type(*field_type)});
     if ((f.access_flags & access::kStatic) != 0) db_.relation("StaticField").add({id});
     if ((f.access_flags & access::kPublic) != 0) db_.relation("PublicField").add({id});
+    if ((f.access_flags & access::kProtected) != 0) db_.relation("ProtectedField").add({id});
   }
   for (const MethodIr& ir : methods) add_method(cls, ir);
+}
+
+void FactExtractor::add_module_access(const ClassFile& cls, const ModuleAccess& module) {
+  const std::uint64_t t = type(JavaType::object(cls.this_class));
+  db_.relation("ModuleType").add({t});
+  if (module.exported) db_.relation("ExportedType").add({t});
+  if (module.open) db_.relation("OpenType").add({t});
 }
 
 void FactExtractor::add_entry(const std::string& method_signature) {
@@ -204,6 +213,7 @@ void FactExtractor::add_method(const ClassFile& cls, const MethodIr& ir) {
   if ((ir.access_flags & access::kAbstract) != 0) db_.relation("AbstractMethod").add({m.id});
   if (ir.name == "<clinit>") db_.relation("ClassInit").add({declaring, m.id});
   if ((ir.access_flags & access::kPublic) != 0) db_.relation("PublicMethod").add({m.id});
+  if ((ir.access_flags & access::kProtected) != 0) db_.relation("ProtectedMethod").add({m.id});
   db_.relation("MethodArity").add({m.id, position(ir.signature.parameters.size())});
   add_parameter_types(m.id, ir.signature.parameters);
 

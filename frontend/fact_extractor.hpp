@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "frontend/class_path.hpp"
 #include "frontend/fact_database.hpp"
 #include "frontend/hierarchy.hpp"
 #include "frontend/ir.hpp"
@@ -52,6 +53,9 @@ class FactExtractor {
   // The class's type, field and method facts, and the statement facts of `methods` (the IR of
   // its methods, in declaration order).
   void add_class(const ClassFile& cls, const std::vector<MethodIr>& methods);
+  // The module facts of a class read from a named module (ModuleType, ExportedType, OpenType);
+  // the application's classes, in the unnamed module, have none.
+  void add_module_access(const ClassFile& cls, const ModuleAccess& access);
   // Marks a method as an entry point (EntryMethod); finish() then also adds the objects and
   // the call site the JVM itself makes (the `<jvm>/...` elements of FACTS.md).
   void add_entry(const std::string& method_signature);

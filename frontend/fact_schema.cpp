@@ -94,6 +94,13 @@ FactDatabase make_fact_schema() {
   // Reflection: members Class.getMethod/getField see, signatures, exact argument arrays, casts.
   rel("PublicMethod", {{"method", "M"}}, "a public method (ACC_PUBLIC)");
   rel("PublicField", {{"field", "F"}}, "a public field (ACC_PUBLIC)");
+  rel("ProtectedMethod", {{"method", "M"}}, "a protected method (ACC_PROTECTED)");
+  rel("ProtectedField", {{"field", "F"}}, "a protected field (ACC_PROTECTED)");
+  rel("PublicType", {{"type", "T"}}, "a public class or interface (ACC_PUBLIC of the class file)");
+  // Modules: what reflection from the class path may reach in the JDK (JLS 7.7).
+  rel("ModuleType", {{"type", "T"}}, "a class of a named module: one of the JDK's");
+  rel("ExportedType", {{"type", "T"}}, "a JDK class whose module exports its package to all");
+  rel("OpenType", {{"type", "T"}}, "a JDK class whose module opens its package to all");
   rel("MethodParamType", {{"method", "M"}, {"index", "Z"}, {"type", "T"}},
       "the declared type of a parameter, primitive ones included (index from 1)");
   rel("MethodArity", {{"method", "M"}, {"count", "Z"}},

@@ -142,7 +142,6 @@ TEST(ClassFileTest, ModuleInfoWithModuleAndPackageConstants) {
   b.access_flags = access::kModule;
   const auto m = b.module("java.base");
   const auto p = b.package("java/lang");
-  // A Module attribute is not read by this front end and is skipped by its length.
   b.add_class_attribute(
       b.attribute("Module", Bytes().u2(m).u2(0).u2(0).u2(0).u2(0).u2(0).u2(0).u2(0)));
   b.add_class_attribute(b.attribute("ModulePackages", Bytes().u2(1).u2(p)));
@@ -151,6 +150,89 @@ TEST(ClassFileTest, ModuleInfoWithModuleAndPackageConstants) {
   EXPECT_FALSE(cf.super_class.has_value());
   EXPECT_EQ(cf.constant_pool.module_name(m), "java.base");
   EXPECT_EQ(cf.constant_pool.package_name(p), "java/lang");
+  ASSERT_TRUE(cf.module.has_value());
+  EXPECT_EQ(cf.module->name, "java.base");
+  EXPECT_TRUE(cf.module->exports.empty());
+}
+
+// JVMS 4.7.25: requires, exports (one to all, one qualified), opens, uses and provides.
+TEST(ClassFileTest, ModuleAttributeExportsAndOpens) {
+  ClassBuilder b;
+  b.this_class = "module-info";
+  b.super_class = "";
+  b.access_flags = access::kModule;
+  const auto self = b.module("a.mod");
+  const auto base = b.module("java.base");
+  const auto friend_module = b.module("b.friend");
+  b.add_class_attribute(b.attribute("Module", Bytes()
+                                                  .u2(self)
+                                                  .u2(0)
+                                                  .u2(0)
+                                                  .u2(1)  // requires java.base
+                                                  .u2(base)
+                                                  .u2(0x8000)
+                                                  .u2(0)
+                                                  .u2(2)  // exports
+                                                  .u2(b.package("a/api"))
+                                                  .u2(0)
+                                                  .u2(0)
+                                                  .u2(b.package("a/internal"))
+                                                  .u2(0)
+                                                  .u2(1)
+                                                  .u2(friend_module)
+                                                  .u2(1)  // opens
+                                                  .u2(b.package("a/beans"))
+                                                  .u2(0)
+                                                  .u2(0)
+                                                  .u2(1)  // uses
+                                                  .u2(b.class_ref("a/api/Service"))
+                                                  .u2(1)  // provides
+                                                  .u2(b.class_ref("a/api/Service"))
+                                                  .u2(1)
+                                                  .u2(b.class_ref("a/internal/Impl"))));
+  const ClassFile cf = parse(b.build());
+  ASSERT_TRUE(cf.module.has_value());
+  EXPECT_EQ(cf.module->name, "a.mod");
+  EXPECT_FALSE(cf.module->open);
+  ASSERT_EQ(cf.module->exports.size(), 2u);
+  EXPECT_EQ(cf.module->exports[0].package, "a/api");
+  EXPECT_TRUE(cf.module->exports[0].to.empty());
+  EXPECT_EQ(cf.module->exports[1].package, "a/internal");
+  EXPECT_EQ(cf.module->exports[1].to, std::vector<std::string>{"b.friend"});
+  ASSERT_EQ(cf.module->opens.size(), 1u);
+  EXPECT_EQ(cf.module->opens[0].package, "a/beans");
+}
+
+TEST(ClassFileTest, ModuleAttributeNamingAClassWhereAPackageBelongsIsAnError) {
+  ClassBuilder b;
+  b.this_class = "module-info";
+  b.super_class = "";
+  b.access_flags = access::kModule;
+  const auto self = b.module("a.mod");
+  const auto wrong = b.class_ref("a/api");
+  b.add_class_attribute(b.attribute(
+      "Module", Bytes().u2(self).u2(0).u2(0).u2(0).u2(1).u2(wrong).u2(0).u2(0).u2(0).u2(0).u2(0)));
+  EXPECT_NE(parse_error(b.build()).find("exports_index"), std::string::npos);
+}
+
+TEST(ClassFileTest, TruncatedModuleAttributeIsAnError) {
+  ClassBuilder b;
+  b.this_class = "module-info";
+  b.super_class = "";
+  b.access_flags = access::kModule;
+  const auto self = b.module("a.mod");
+  // exports_count says 1 and the attribute ends
+  b.add_class_attribute(b.attribute("Module", Bytes().u2(self).u2(0).u2(0).u2(0).u2(1)));
+  EXPECT_NE(parse_error(b.build()).find("unexpected end of Module attribute"), std::string::npos);
+}
+
+TEST(ClassFileTest, ModuleAttributeOutsideModuleInfoIsAnError) {
+  ClassBuilder b;
+  b.add_class_attribute(
+      b.attribute("Module", Bytes().u2(0).u2(0).u2(0).u2(0).u2(0).u2(0).u2(0).u2(0)));
+  EXPECT_NE(
+      parse_error(b.build()).find("a Module attribute is only allowed in a module-info class"),
+      std::string::npos);
 }
 
 TEST(ClassFileTest, ModuleConstantOutsideModuleInfoIsAnError) {

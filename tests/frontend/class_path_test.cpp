@@ -247,6 +247,101 @@ TEST(ClassPathTest, AddJdkErrors) {
   }
 }
 
+// A module-info whose Module attribute exports `exported` to all, `qualified` to one module,
+// and opens `opened` to all.
+std::vector<std::uint8_t> module_info_bytes(const std::string& name, const std::string& exported,
+                                            const std::string& qualified,
+                                            const std::string& opened) {
+  ClassBuilder b;
+  b.this_class = "module-info";
+  b.super_class = "";
+  b.access_flags = access::kModule;
+  const auto self = b.module(name);
+  const auto other = b.module("other.mod");
+  b.add_class_attribute(b.attribute("Module", testing::Bytes()
+                                                  .u2(self)
+                                                  .u2(0)
+                                                  .u2(0)
+                                                  .u2(0)
+                                                  .u2(2)
+                                                  .u2(b.package(exported))
+                                                  .u2(0)
+                                                  .u2(0)
+                                                  .u2(b.package(qualified))
+                                                  .u2(0)
+                                                  .u2(1)
+                                                  .u2(other)
+                                                  .u2(1)
+                                                  .u2(b.package(opened))
+                                                  .u2(0)
+                                                  .u2(0)
+                                                  .u2(0)
+                                                  .u2(0)));
+  return b.build();
+}
+
+TEST(ClassPathTest, JdkModuleAccessFromModuleInfo) {
+  TempDir dir;
+  std::filesystem::create_directories(dir / "jdk" / "jmods");
+  write_file(
+      dir / "jdk" / "jmods" / "java.base.jmod",
+      testing::jmod_bytes(
+          {{"classes/module-info.class",
+            module_info_bytes("java.base", "java/lang", "jdk/internal/misc", "java/io")},
+           {"classes/java/lang/Object.class", class_bytes("java/lang/Object")},
+           {"classes/jdk/internal/misc/Unsafe.class", class_bytes("jdk/internal/misc/Unsafe")},
+           {"classes/java/io/File.class", class_bytes("java/io/File")}}));
+  // a jmod without module-info: nothing to encapsulate by
+  write_file(dir / "jdk" / "jmods" / "x.plain.jmod",
+             testing::jmod_bytes({{"classes/x/Y.class", class_bytes("x/Y")}}));
+  write_zip(dir / "app.jar", {{"app/Main.class", class_bytes("app/Main")}});
+  ClassPath path;
+  path.add(dir / "app.jar");
+  path.add_jdk(dir / "jdk");
+
+  const auto object = path.jdk_module_access("java/lang/Object");
+  ASSERT_TRUE(object.has_value());
+  EXPECT_EQ(object->module, "java.base");
+  EXPECT_TRUE(object->exported);
+  EXPECT_FALSE(object->open);
+  const auto unsafe = path.jdk_module_access("jdk/internal/misc/Unsafe");
+  ASSERT_TRUE(unsafe.has_value());
+  EXPECT_FALSE(unsafe->exported);  // exported to other.mod only
+  EXPECT_FALSE(unsafe->open);
+  const auto file = path.jdk_module_access("java/io/File");
+  ASSERT_TRUE(file.has_value());
+  EXPECT_FALSE(file->exported);
+  EXPECT_TRUE(file->open);
+  const auto plain = path.jdk_module_access("x/Y");
+  ASSERT_TRUE(plain.has_value());
+  EXPECT_EQ(plain->module, "x.plain");
+  EXPECT_TRUE(plain->exported);
+  EXPECT_TRUE(plain->open);
+  EXPECT_FALSE(path.jdk_module_access("app/Main").has_value());
+  EXPECT_FALSE(path.jdk_module_access("no/Such").has_value());
+}
+
+TEST(ClassPathTest, MalformedModuleInfoIsAnErrorNamingIt) {
+  TempDir dir;
+  std::filesystem::create_directories(dir / "jdk" / "jmods");
+  auto bytes = module_info_bytes("java.base", "java/lang", "jdk/internal/misc", "java/io");
+  bytes.resize(bytes.size() - 5);
+  write_file(
+      dir / "jdk" / "jmods" / "java.base.jmod",
+      testing::jmod_bytes({{"classes/module-info.class", bytes},
+                           {"classes/java/lang/Object.class", class_bytes("java/lang/Object")}}));
+  ClassPath path;
+  path.add_jdk(dir / "jdk");
+  try {
+    path.jdk_module_access("java/lang/Object");
+    FAIL() << "a truncated module-info was read";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("java.base.jmod!classes/module-info.class"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(ClassPathTest, DefaultJdkDiscovery) {
   TempDir dir;
   // A JDK reached through a symbolic link on PATH, as with Debian's alternatives.

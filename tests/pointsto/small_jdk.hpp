@@ -54,6 +54,11 @@ inline std::unique_ptr<TempDir> make_small_jdk(std::span<const char* const> clas
     if (!bytes) throw std::runtime_error(std::string("the JDK has no ") + name);
     entries.emplace_back(std::string("classes/") + name + ".class", bytes->bytes);
   }
+  // java.base's own module-info (its jmod comes first), so that the small JDK's packages are
+  // exported and encapsulated as the real one's (reflection/access.datalog)
+  const auto module_info = path.read("module-info");
+  if (!module_info) throw std::runtime_error("the JDK has no java.base module-info");
+  entries.emplace_back("classes/module-info.class", module_info->bytes);
   write_bytes(dir->path() / "jmods" / "java.base.jmod", jmod_bytes(entries));
   return dir;
 }
