@@ -98,6 +98,9 @@ ReflectionReport build_report(const ReportInputs& in) {
          "the points-to analysis missed what it runs on"},
         {"UnknownClassToMethodHandles",
          "its unknown class reaches java.lang.invoke (method handles), which no rule models"},
+        {"ModelledTargetAt",
+         "a target is a method that a model gives at its own call sites (the reflection API, "
+         "Unsafe, doPrivileged): called reflectively, neither the model nor its body runs"},
         {"UnknownFieldOffset",
          "a Field object of a field whose name is unknown, which it returns, reaches "
          "Unsafe.objectFieldOffset: no rule follows the Unsafe accesses at that offset"}}) {

@@ -30,9 +30,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* const kFixtures[] = {"forname",   "getmethod", "fields",     "constructors", "invtp",
-                                 "invsig",    "invs2t",    "fieldinfer", "lazy",         "arrays",
-                                 "hierarchy", "unsound",   "offsets",    "access"};
+const char* const kFixtures[] = {"forname", "getmethod", "fields",    "constructors",
+                                 "invtp",   "invsig",    "invs2t",    "fieldinfer",
+                                 "lazy",    "arrays",    "hierarchy", "unsound",
+                                 "offsets", "access",    "reflective"};
 const char* const kBaseModes[] = {"strings", "probe", "solar"};
 // The deep flavour of the oracle's second run and of the invariants.
 const char* const kDeepFlavour = "2-obj+H";
