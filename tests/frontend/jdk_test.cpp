@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <iostream>
+#include <set>
 
 #include "frontend/bytecode.hpp"
 #include "frontend/class_file.hpp"
@@ -109,6 +110,34 @@ TEST(JdkTest, EveryClassOfTheJdkThroughTheClassPath) {
   std::cout << "all JDK jmods: " << stats.classes << " classes, " << stats.methods
             << " method bodies, " << stats.instructions << " instructions in " << seconds << " s\n";
   EXPECT_EQ(errors, 0u);
+}
+
+// Every jmod's module-info reads, and the module system's answers are the JDK's: java.lang is
+// exported, jdk.internal.misc only to named modules, and no package of java.base is open.
+TEST(JdkTest, ModuleAccessOfTheJdk) {
+  const auto home = testing::find_jdk17();
+  if (!home) GTEST_SKIP() << kNoJdk;
+  ClassPath path;
+  path.add_jdk(*home);
+  std::set<std::string> modules;
+  for (const std::string& name : path.class_names(true)) {
+    const auto access = path.jdk_module_access(name);
+    ASSERT_TRUE(access.has_value()) << name;
+    modules.insert(access->module);
+    if (access->module == "java.base") {
+      EXPECT_FALSE(access->open) << name;
+    }
+  }
+  EXPECT_GT(modules.size(), 50u);
+  EXPECT_TRUE(modules.count("java.xml"));
+  const auto string = path.jdk_module_access("java/lang/String");
+  EXPECT_EQ(string->module, "java.base");
+  EXPECT_TRUE(string->exported);
+  const auto unsafe = path.jdk_module_access("jdk/internal/misc/Unsafe");
+  EXPECT_FALSE(unsafe->exported);
+  const auto connection = path.jdk_module_access("java/sql/Connection");
+  EXPECT_EQ(connection->module, "java.sql");
+  EXPECT_TRUE(connection->exported);
 }
 
 TEST(JdkTest, DefaultJdkDiscovery) {
