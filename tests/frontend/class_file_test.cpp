@@ -135,11 +135,17 @@ TEST(ClassFileTest, NaNFloatBitsArePreserved) {
   EXPECT_EQ(cf.constant_pool.at(f).bits, 0x7fc00001u);
 }
 
-TEST(ClassFileTest, ModuleInfoWithModuleAndPackageConstants) {
+// A module-info class: no superclass, ACC_MODULE.
+ClassBuilder module_info_builder() {
   ClassBuilder b;
   b.this_class = "module-info";
   b.super_class = "";
   b.access_flags = access::kModule;
+  return b;
+}
+
+TEST(ClassFileTest, ModuleInfoWithModuleAndPackageConstants) {
+  ClassBuilder b = module_info_builder();
   const auto m = b.module("java.base");
   const auto p = b.package("java/lang");
   b.add_class_attribute(
@@ -157,10 +163,7 @@ TEST(ClassFileTest, ModuleInfoWithModuleAndPackageConstants) {
 
 // JVMS 4.7.25: requires, exports (one to all, one qualified), opens, uses and provides.
 TEST(ClassFileTest, ModuleAttributeExportsAndOpens) {
-  ClassBuilder b;
-  b.this_class = "module-info";
-  b.super_class = "";
-  b.access_flags = access::kModule;
+  ClassBuilder b = module_info_builder();
   const auto self = b.module("a.mod");
   const auto base = b.module("java.base");
   const auto friend_module = b.module("b.friend");
@@ -204,10 +207,7 @@ TEST(ClassFileTest, ModuleAttributeExportsAndOpens) {
 }
 
 TEST(ClassFileTest, ModuleAttributeNamingAClassWhereAPackageBelongsIsAnError) {
-  ClassBuilder b;
-  b.this_class = "module-info";
-  b.super_class = "";
-  b.access_flags = access::kModule;
+  ClassBuilder b = module_info_builder();
   const auto self = b.module("a.mod");
   const auto wrong = b.class_ref("a/api");
   b.add_class_attribute(b.attribute(
@@ -216,10 +216,7 @@ TEST(ClassFileTest, ModuleAttributeNamingAClassWhereAPackageBelongsIsAnError) {
 }
 
 TEST(ClassFileTest, TruncatedModuleAttributeIsAnError) {
-  ClassBuilder b;
-  b.this_class = "module-info";
-  b.super_class = "";
-  b.access_flags = access::kModule;
+  ClassBuilder b = module_info_builder();
   const auto self = b.module("a.mod");
   // exports_count says 1 and the attribute ends
   b.add_class_attribute(b.attribute("Module", Bytes().u2(self).u2(0).u2(0).u2(0).u2(1)));
