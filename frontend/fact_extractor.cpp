@@ -81,17 +81,36 @@ bool is_reflection_class_name(std::string_view internal) {
          internal.starts_with("java/lang/reflect/");
 }
 
-// The calls whose argument array Solar's Ptp(args) looks at (Sec. 5.4.3), with the position of
-// the array among the call's arguments (the receiver not counted). Compared by parts: making
-// the signature of every resolved call would cost a string each.
-std::optional<std::size_t> argument_array_slot(const MethodDecl& resolved) {
-  if (resolved.class_name() == "java/lang/reflect/Method" && resolved.name() == "invoke" &&
-      resolved.descriptor() == "(Ljava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;")
-    return 1;
-  if (resolved.class_name() == "java/lang/reflect/Constructor" &&
-      resolved.name() == "newInstance" &&
-      resolved.descriptor() == "([Ljava/lang/Object;)Ljava/lang/Object;")
-    return 0;
+// What the array a reflective call is passed holds: the arguments of the member it runs
+// (Method.invoke, Constructor.newInstance: Solar's Ptp(args), Sec. 5.4.3), or the parameter
+// types of the member it looks up (getMethod and getConstructor and their getDeclared forms).
+enum class ArrayRole { kArguments, kParameterTypes };
+
+// Such an array among a call's arguments (the receiver not counted).
+struct ArraySlot {
+  std::size_t slot;
+  ArrayRole role;
+};
+
+// The calls whose array is read, and where it is. Compared by parts: making the signature of
+// every resolved call would cost a string each.
+std::optional<ArraySlot> reflective_array_slot(const MethodDecl& resolved) {
+  const std::string_view owner = resolved.class_name();
+  const std::string_view name = resolved.name();
+  const std::string_view descriptor = resolved.descriptor();
+  if (owner == "java/lang/reflect/Method" && name == "invoke" &&
+      descriptor == "(Ljava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;")
+    return ArraySlot{1, ArrayRole::kArguments};
+  if (owner == "java/lang/reflect/Constructor" && name == "newInstance" &&
+      descriptor == "([Ljava/lang/Object;)Ljava/lang/Object;")
+    return ArraySlot{0, ArrayRole::kArguments};
+  if (owner != "java/lang/Class") return std::nullopt;
+  if ((name == "getMethod" || name == "getDeclaredMethod") &&
+      descriptor == "(Ljava/lang/String;[Ljava/lang/Class;)Ljava/lang/reflect/Method;")
+    return ArraySlot{1, ArrayRole::kParameterTypes};
+  if ((name == "getConstructor" || name == "getDeclaredConstructor") &&
+      descriptor == "([Ljava/lang/Class;)Ljava/lang/reflect/Constructor;")
+    return ArraySlot{0, ArrayRole::kParameterTypes};
   return std::nullopt;
 }
 
@@ -115,8 +134,8 @@ struct FactExtractor::MethodContext {
   struct ReflectionSite {
     std::uint32_t statement;
     std::uint64_t invoke;
-    std::optional<std::size_t> array_slot;  // Method.invoke, Constructor.newInstance
-    bool result_cast = false;               // a reflective call with a reference result
+    std::optional<ArraySlot> array;  // reflective_array_slot
+    bool result_cast = false;        // a reflective call with a reference result
   };
   std::vector<ReflectionSite> reflection_sites;
 };
@@ -500,50 +519,44 @@ void FactExtractor::add_invoke(MethodContext& m, const Statement& s) {
   }
 }
 
-// Keeps the call for add_reflection_flow when it passes an argument array (Method.invoke,
-// Constructor.newInstance) or is reflective (by its declared or its resolved owner) with a
+// Keeps the call for add_reflection_flow when it passes an array the rules read
+// (reflective_array_slot) or is reflective (by its declared or its resolved owner) with a
 // reference result.
 void FactExtractor::note_reflection_site(MethodContext& m, const Statement& s, std::uint64_t site,
                                          const MethodRef& ref, const MethodLookup& resolved) {
-  std::optional<std::size_t> array_slot;
+  std::optional<ArraySlot> array;
   bool reflective = is_reflection_class(ref.owner);
   if (resolved.found()) {
-    array_slot = argument_array_slot(resolved.method);
+    array = reflective_array_slot(resolved.method);
     reflective = reflective || is_reflection_class_name(resolved.method.class_name());
   }
   const bool result_cast =
       reflective && s.dst != kNoVar && ref.signature.return_type.is_reference();
-  if (!array_slot && !result_cast) return;
+  if (!array && !result_cast) return;
   const auto statement = static_cast<std::uint32_t>(&s - m.ir.statements.data());
-  m.reflection_sites.push_back({statement, site, array_slot, result_cast});
+  m.reflection_sites.push_back({statement, site, array, result_cast});
 }
 
 // Solar's Ptp(args) and post-dominating casts (Sec. 5.4.3): ExactArgs, ExactArgElement and
-// ExactArgNull for the argument arrays known element-wise; ResultCast for results only cast.
+// ExactArgNull for the argument arrays known element-wise; LookupParamCount for the
+// parameter-types arrays known so; ResultCast for results only cast.
 void FactExtractor::add_reflection_flow(MethodContext& m) {
   const DefUse def_use(m.ir);
   const auto is_call = [&](const OperandUse& use) {
     for (const MethodContext::ReflectionSite& r : m.reflection_sites) {
-      if (r.statement == use.statement && r.array_slot &&
-          static_cast<int>(*r.array_slot) == use.slot)
+      if (r.statement == use.statement && r.array && static_cast<int>(r.array->slot) == use.slot)
         return true;
     }
     return false;
   };
   for (const MethodContext::ReflectionSite& r : m.reflection_sites) {
     const Statement& s = m.ir.statements[r.statement];
-    if (r.array_slot && *r.array_slot < s.args.size()) {
-      if (const auto array = exact_array(m.ir, def_use, s.args[*r.array_slot], is_call)) {
-        db_.relation("ExactArgs").add({r.invoke, position(array->length)});
-        std::vector<bool> filled(array->length, false);
-        for (const ExactArrayStore& store : array->stores) {
-          const auto value = variable(m, store.value);
-          if (!value) continue;  // an array of references stores references only
-          db_.relation("ExactArgElement").add({r.invoke, position(store.index + 1), *value});
-          filled[store.index] = true;
-        }
-        for (std::uint32_t k = 0; k < array->length; ++k) {
-          if (!filled[k]) db_.relation("ExactArgNull").add({r.invoke, position(k + 1)});
+    if (r.array && r.array->slot < s.args.size()) {
+      if (const auto array = exact_array(m.ir, def_use, s.args[r.array->slot], is_call)) {
+        if (r.array->role == ArrayRole::kParameterTypes) {
+          db_.relation("LookupParamCount").add({r.invoke, position(array->length)});
+        } else {
+          add_exact_args(r.invoke, m, *array);
         }
       }
     }
@@ -552,6 +565,22 @@ void FactExtractor::add_reflection_flow(MethodContext& m) {
         for (const std::uint32_t t : *casts) add_result_cast(r.invoke, m.ir.types[t]);
       }
     }
+  }
+}
+
+// ExactArgs, ExactArgElement and ExactArgNull of an argument array known element-wise.
+void FactExtractor::add_exact_args(std::uint64_t invoke, MethodContext& m,
+                                   const ExactArray& array) {
+  db_.relation("ExactArgs").add({invoke, position(array.length)});
+  std::vector<bool> filled(array.length, false);
+  for (const ExactArrayStore& store : array.stores) {
+    const auto value = variable(m, store.value);
+    if (!value) continue;  // an array of references stores references only
+    db_.relation("ExactArgElement").add({invoke, position(store.index + 1), *value});
+    filled[store.index] = true;
+  }
+  for (std::uint32_t k = 0; k < array.length; ++k) {
+    if (!filled[k]) db_.relation("ExactArgNull").add({invoke, position(k + 1)});
   }
 }
 

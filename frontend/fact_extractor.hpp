@@ -19,6 +19,8 @@
 
 namespace refract::frontend {
 
+struct ExactArray;
+
 // Something the facts do not model, with where it is.
 struct UnmodelledSite {
   std::string method;  // Soot signature
@@ -88,6 +90,7 @@ class FactExtractor {
   void note_reflection_site(MethodContext& m, const Statement& s, std::uint64_t site,
                             const MethodRef& ref, const MethodLookup& resolved);
   void add_reflection_flow(MethodContext& m);
+  void add_exact_args(std::uint64_t invoke, MethodContext& m, const ExactArray& array);
   void add_lambda(MethodContext& m, const Statement& s);
   void add_concat(MethodContext& m, const Statement& s);
   void add_field_access(MethodContext& m, const Statement& s);

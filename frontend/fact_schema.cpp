@@ -112,6 +112,9 @@ FactDatabase make_fact_schema() {
       "with ExactArgs, a variable stored into the argument array at index-1");
   rel("ExactArgNull", {{"invoke", "I"}, {"index", "Z"}},
       "with ExactArgs, an element (index from 1) that no variable is stored into: null");
+  rel("LookupParamCount", {{"invoke", "I"}, {"count", "Z"}},
+      "a getMethod/getDeclaredMethod/getConstructor/getDeclaredConstructor site whose "
+      "parameter-types array is known exactly, and its length");
   rel("ResultCast", {{"invoke", "I"}, {"type", "T"}},
       "a reflective call whose result is only ever cast: one tuple per cast type");
   return db;

@@ -241,6 +241,25 @@ TEST_F(ReflectionFactsTest, ArraysThatEscapeOrAreNotBuiltHereAreNotExact) {
   }
 }
 
+// getMethod/getConstructor and their getDeclared forms: the number of parameter types asked
+// for, where javac's varargs array (or one built likewise) gives it; not an array passed in.
+TEST_F(ReflectionFactsTest, LookupsCountTheParameterTypesOfArraysKnownElementWise) {
+  const std::string main = "void main(java.lang.String[])";
+  EXPECT_EQ(last_of("LookupParamCount", {site(main, "java.lang.Class.getMethod", 0), "*"}),
+            Names{"0"});
+  EXPECT_EQ(
+      last_of("LookupParamCount", {site(main, "java.lang.Class.getDeclaredConstructor", 0), "*"}),
+      Names{"1"});
+  EXPECT_EQ(last_of("LookupParamCount",
+                    {site(kResults, "java.lang.Class.getDeclaredConstructor", 0), "*"}),
+            Names{"0"});
+  const std::string lookups = "void lookups(java.lang.Class[])";
+  EXPECT_FALSE(has("LookupParamCount", {site(lookups, "java.lang.Class.getMethod", 0), "*"}));
+  EXPECT_FALSE(has("LookupParamCount", {site(lookups, "java.lang.Class.getConstructor", 0), "*"}));
+  // the argument facts stay with the calls that pass arguments
+  EXPECT_FALSE(has("ExactArgs", {site(main, "java.lang.Class.getMethod", 0), "*"}));
+}
+
 TEST_F(ReflectionFactsTest, ResultCastWhenEveryUseOfTheResultIsACast) {
   EXPECT_EQ(last_of("ResultCast", {site(kResults, kInvoke, 0), "*"}), Names{"java.lang.String"});
   // Through a copy.
