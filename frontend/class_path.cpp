@@ -260,57 +260,54 @@ bool ClassPath::contains(std::string_view binary_name) const {
   return locate(binary_name).has_value();
 }
 
-bool ClassPath::in_jdk(std::string_view binary_name) const {
+// The first source defining binary_name, the JDK's before the application's (JDK classes
+// cannot be replaced from the class path), and where in it the class is.
+std::optional<ClassPath::Found> ClassPath::find(std::string_view binary_name, bool jdk_only) const {
   const std::string key(binary_name);
-  for (const auto& source : jdk_)
-    if (source->classes.count(key) != 0) return true;
-  return false;
+  for (const auto* sources : {&jdk_, &application_}) {
+    if (jdk_only && sources == &application_) break;
+    for (const auto& source : *sources) {
+      const auto it = source->classes.find(key);
+      if (it != source->classes.end()) return Found{source.get(), &it->second};
+    }
+  }
+  return std::nullopt;
+}
+
+bool ClassPath::in_jdk(std::string_view binary_name) const {
+  return find(binary_name, true).has_value();
 }
 
 std::optional<ModuleAccess> ClassPath::jdk_module_access(std::string_view binary_name) const {
-  const std::string key(binary_name);
-  for (const auto& source : jdk_) {
-    if (source->classes.count(key) == 0) continue;
-    if (!source->module) {
-      const auto it = source->classes.find("module-info");
-      if (it == source->classes.end()) {
-        source->module.emplace(std::nullopt);
-      } else {
-        source->module.emplace(
-            parse_class_file(source->read(it->second), source->origin_of(it->second)).module);
-      }
+  const auto found = find(binary_name, true);
+  if (!found) return std::nullopt;
+  const Source& source = *found->source;
+  if (!source.module) {
+    const auto it = source.classes.find("module-info");
+    if (it == source.classes.end()) {
+      source.module.emplace(std::nullopt);
+    } else {
+      source.module.emplace(
+          parse_class_file(source.read(it->second), source.origin_of(it->second)).module);
     }
-    const auto& module = *source->module;
-    if (!module) return ModuleAccess{fs::path(source->name).stem().string(), true, true};
-    const std::string_view package = package_of(binary_name);
-    const bool open = module->open || to_all(module->opens, package);
-    return ModuleAccess{module->name, to_all(module->exports, package), open};
   }
-  return std::nullopt;
+  const auto& module = *source.module;
+  if (!module) return ModuleAccess{fs::path(source.name).stem().string(), true, true};
+  const std::string_view package = package_of(binary_name);
+  const bool open = module->open || to_all(module->opens, package);
+  return ModuleAccess{module->name, to_all(module->exports, package), open};
 }
 
 std::optional<std::string> ClassPath::locate(std::string_view binary_name) const {
-  const std::string key(binary_name);
-  for (const auto* sources : {&jdk_, &application_}) {
-    for (const auto& source : *sources) {
-      const auto it = source->classes.find(key);
-      if (it != source->classes.end()) return source->origin_of(it->second);
-    }
-  }
-  return std::nullopt;
+  const auto found = find(binary_name, false);
+  if (!found) return std::nullopt;
+  return found->source->origin_of(*found->where);
 }
 
 std::optional<ClassBytes> ClassPath::read(std::string_view binary_name) const {
-  const std::string key(binary_name);
-  for (const auto* sources : {&jdk_, &application_}) {
-    for (const auto& source : *sources) {
-      const auto it = source->classes.find(key);
-      if (it != source->classes.end()) {
-        return ClassBytes{source->origin_of(it->second), source->read(it->second)};
-      }
-    }
-  }
-  return std::nullopt;
+  const auto found = find(binary_name, false);
+  if (!found) return std::nullopt;
+  return ClassBytes{found->source->origin_of(*found->where), found->source->read(*found->where)};
 }
 
 std::optional<ClassBytes> ClassPath::read_from_entries(std::string_view binary_name) const {

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 namespace refract::frontend {
@@ -88,6 +89,12 @@ class ClassPath {
 
  private:
   struct Source;
+  // A class found in a source: the source, and the archive entry index or file path.
+  struct Found {
+    const Source* source;
+    const std::variant<std::size_t, std::string>* where;
+  };
+  std::optional<Found> find(std::string_view binary_name, bool jdk_only) const;
   void add_source(const std::filesystem::path& entry, bool jdk);
 
   int target_release_;
