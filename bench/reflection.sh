@@ -13,7 +13,8 @@
 # the other: their targets, methods, edges, sites are the union, seconds the sum, RSS the max.
 # Each run leaves OUT (refract's results), OUT.log, OUT.rules.json, OUT.time and OUT.run under
 # --out; --tables-only prints the tables again from them. Not a test: it installs packages and
-# takes hours. A mode written MODE:WORLD (none:application) runs MODE under --closed-world
+# takes hours. Where `none` (listed first) does not finish within the limit, the program's other
+# modes under that flavour are not run, and their rows say so: reflection only adds work. A mode written MODE:WORLD (none:application) runs MODE under --closed-world
 # WORLD: `none` reads only the classes reachable by name, the other modes every class of the
 # application, so none:application separates what the closed world costs from what reflection
 # costs. A mode written MODE@annotated (solar@annotated) runs MODE with
@@ -154,11 +155,27 @@ run_one() {
     echo "load_end=$(loadavg)"
     echo "sweep=$sweep"
     echo "varpointsto=$vpt"
+    echo "commit=$(git rev-parse --short HEAD)"
   } >"$out.run"
   if [ "$status" != ok ] && [ "$status" != stopped ]; then
     tail -3 "$out.log" | sed "s|^|[reflection.sh] $program $mode $flavour $main: |" >&2
   fi
   echo "[reflection.sh] $program $flavour $mode $main: $status, $(sed -n 's/^seconds=//p' "$out.run") s" >&2
+}
+
+# skip_one OUT WHY: a reflective mode not run because the same program and flavour without
+# reflection did not finish within the limit; reflection only adds to that work (its rules
+# are the points-to rules and more), so the run could not finish either and would only spend
+# the limit. OUT.run says so.
+skip_one() {
+  local out="$1" why="$2"
+  rm -rf "$out" "$out".{time,log,rules.json,run}
+  {
+    echo "status=skipped"
+    echo "why=not run: none $why"
+    echo "commit=$(git rev-parse --short HEAD)"
+  } >"$out.run"
+  echo "[reflection.sh] ${out#"$out_root"/}: not run, none $why" >&2
 }
 
 if [ "$tables_only" = 0 ]; then
@@ -193,11 +210,20 @@ if [ "$tables_only" = 0 ]; then
     limit=$deep_limit
     [ "$flavour" = insens ] && limit=$insens_limit
     for program in $programs; do
+      none_stopped=""
       for mode in $modes; do
         n=0
         while read -r main; do
           n=$((n + 1))
-          run_one "$out_root/$program/$flavour/$mode-$n" "$program" "$main" "$mode" "$flavour" "$limit"
+          out="$out_root/$program/$flavour/$mode-$n"
+          if [ -n "$none_stopped" ] && [ "${mode%%[:@]*}" != none ]; then
+            skip_one "$out" "$none_stopped"
+          else
+            run_one "$out" "$program" "$main" "$mode" "$flavour" "$limit"
+          fi
+          if [ "$mode" = none ] && ! grep -qx "status=ok" "$out.run"; then
+            none_stopped="$(sed -n 's/^status=//p' "$out.run") at $(sed -n 's/^seconds=//p' "$out.run") s"
+          fi
         done < <(mains_of "$program")
       done
     done

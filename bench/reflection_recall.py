@@ -239,6 +239,8 @@ class Run:
             return f"stopped{at}, {self.where_stopped()}"
         if self.status == "memory":
             return f"memory budget{at}, sweep {self.env.get('sweep', '-')}"
+        if self.status == "skipped":
+            return self.env.get("why", "not run")
         return self.status
 
 
