@@ -182,9 +182,14 @@ class Report:
         self.notice = data["notice"]
         self.sites = {}
         self.by_caller = {}
+        # a call the report says to annotate (Fig. 14: the entry and member-introspecting calls
+        # of a flagged site) -> the flagged sites it is listed for
+        self.annotate_for = {}
         for s in data["sites"]:
             site = Site(s)
             self.sites[site.id] = site
+            for call in s["annotate_entries"] + s["annotate_lookups"]:
+                self.annotate_for.setdefault(call, []).append(site.id)
             owner, name = signature_owner_and_name(s["caller"])
             self.by_caller.setdefault((site.kind, owner, name), []).append(site)
         self.imprecise = {p["site"]: p["measure"] for p in data["possibly_imprecise"]}
@@ -363,8 +368,11 @@ class Group:
             notes.append("target generated at run time")
         if not every:
             if self.caller_reached(entry):
+                elsewhere = self.sites_finding(entry)
                 notes.append(f"caller reached, no {entry.kind} call in it (a callee's, which "
-                             "TamiFlex's frame skipping attributes to it)")
+                             "TamiFlex's frame skipping attributes to it); "
+                             + (f"found at {len(elsewhere)} other site(s), e.g. `{elsewhere[0]}`"
+                                if elsewhere else "found at no other site"))
             else:
                 notes.append("caller not reached")
             return "; ".join(notes)
@@ -383,7 +391,15 @@ class Group:
             notes.append("flagged possibly unsound: " + ", ".join(reasons))
         if any(s.no_metaobject for s in narrowed):
             notes.append("no metaobject reaches")
-        if not reasons and not any(s.no_metaobject for s in narrowed):
+        # an entry call (forName, getMethods, ...) is no side-effect call, so no criterion
+        # flags it; the report names it as a call to annotate where its unknown class or
+        # member reaches a flagged site (Sec. 4.5)
+        listed = sorted({f for s in narrowed for rep in self.reports()
+                         for f in rep.annotate_for.get(s.id, [])})
+        if listed:
+            notes.append(f"listed as a call to annotate for {len(listed)} flagged site(s), e.g."
+                         f" `{listed[0]}`")
+        if not reasons and not listed and not any(s.no_metaobject for s in narrowed):
             notes.append(f"NOT FLAGGED ({len(narrowed)} site(s), "
                          f"{sum(len(s.targets) for s in narrowed)} targets)")
         return "; ".join(notes)
