@@ -138,7 +138,24 @@ struct FactExtractor::MethodContext {
     bool result_cast = false;        // a reflective call with a reference result
   };
   std::vector<ReflectionSite> reflection_sites;
+  std::vector<bool> read;  // by VarId: some statement reads the variable
 };
+
+namespace {
+
+// The variables some statement of `ir` reads (as a base or an argument).
+std::vector<bool> read_variables(const MethodIr& ir) {
+  std::vector<bool> read(ir.variables.size(), false);
+  for (const Statement& s : ir.statements) {
+    if (s.base.is_var()) read[s.base.var] = true;
+    for (const Operand& a : s.args) {
+      if (a.is_var()) read[a.var] = true;
+    }
+  }
+  return read;
+}
+
+}  // namespace
 
 FactExtractor::FactExtractor(ClassHierarchy& hierarchy)
     : hierarchy_(hierarchy), db_(make_fact_schema()) {}
@@ -216,9 +233,15 @@ void FactExtractor::add_entry(const std::string& method_signature) {
 
 void FactExtractor::add_method(const ClassFile& cls, const MethodIr& ir) {
   ++counts_.methods;
-  MethodContext m{
-      cls, ir, soot_method_signature(cls.this_class, ir.name, ir.signature), 0, SiteNamer(""), {},
-      0,   {}};
+  MethodContext m{cls,
+                  ir,
+                  soot_method_signature(cls.this_class, ir.name, ir.signature),
+                  0,
+                  SiteNamer(""),
+                  {},
+                  0,
+                  {},
+                  {}};
   m.id = method(m.signature);
   m.namer = SiteNamer(m.signature);
   m.vars.resize(ir.variables.size());
@@ -247,6 +270,7 @@ void FactExtractor::add_method(const ClassFile& cls, const MethodIr& ir) {
   ++counts_.methods_with_code;
   counts_.instructions += ir.counts.instructions;
   counts_.statements += ir.statements.size();
+  m.read = read_variables(ir);
   for (const Statement& s : ir.statements) add_statement(m, s);
   if (!m.reflection_sites.empty()) add_reflection_flow(m);
 }
@@ -475,12 +499,23 @@ void FactExtractor::add_invoke(MethodContext& m, const Statement& s) {
       db_.relation("ActualArg").add({site, position(i + 1), *v});
     }
   }
-  if (auto r = value_variable(m, s.dst)) db_.relation("CallResult").add({site, *r});
-
   const MethodLookup resolved =
       ref.interface ? hierarchy_.resolve_interface_method(owner, ref.name, ref.descriptor,
                                                           m.signature)
                     : hierarchy_.resolve_method(owner, ref.name, ref.descriptor, m.signature);
+  // A result the code drops at once (javac's `pop` after `map.put(k, v)`: a stack value nothing
+  // reads) is no CallResult: under insens its variable took every value the callee returns
+  // anywhere (every map's old values) and passed them nowhere. A local keeps its result even
+  // unread (a user may ask what it points to), and so does a reflective call: the report reads
+  // a site's targets from its result (reflection/soundness.datalog).
+  const bool reflective =
+      is_reflection_class(ref.owner) ||
+      (resolved.found() && is_reflection_class_name(resolved.method.class_name()));
+  const bool dropped =
+      s.dst != kNoVar && !m.read[s.dst] && m.ir.variables[s.dst].origin == VariableOrigin::kStack;
+  if (s.dst != kNoVar && (!dropped || reflective)) {
+    if (auto r = value_variable(m, s.dst)) db_.relation("CallResult").add({site, *r});
+  }
   note_reflection_site(m, s, site, ref, resolved);
   if (!resolved.found()) {
     counts_.unresolved.push_back({m.signature, s.pc,
@@ -661,6 +696,23 @@ void FactExtractor::add_lambda(MethodContext& m, const Statement& s) {
       db_.relation("Dispatch").add({t, method(resolved), syn});
     }
   }
+  // The call of the implementation (JVMS 5.4.3.5 reference kinds): the receiver first where
+  // the handle has one, then the handle's parameters.
+  const MethodHandleInfo& target = info.implementation;
+  const MethodDescriptor impl_descriptor = parse_method_descriptor(target.descriptor);
+  const bool has_receiver = target.kind == ReferenceKind::kInvokeVirtual ||
+                            target.kind == ReferenceKind::kInvokeInterface ||
+                            target.kind == ReferenceKind::kInvokeSpecial;
+  std::vector<JavaType> expected;  // what the implementation takes at each value's position
+  if (has_receiver) expected.push_back(target.owner);
+  expected.insert(expected.end(), impl_descriptor.parameters.begin(),
+                  impl_descriptor.parameters.end());
+  // The interface method's parameters. The JVM's lambda class converts each to the type the
+  // implementation takes (InnerClassLambdaMetafactory: checkcast, or unboxing to a primitive),
+  // so an object of another class never reaches the implementation: a cast, as `checkcast`
+  // is. Without it, under insens, every Function.apply(Object) call site handed its argument
+  // to every implementation's parameter whatever its type (a String parameter got Field
+  // objects).
   for (std::size_t j = 0; j < sam.parameters.size(); ++j) {
     if (!sam.parameters[j].is_reference()) {
       values.push_back(std::nullopt);
@@ -668,11 +720,18 @@ void FactExtractor::add_lambda(MethodContext& m, const Statement& s) {
     }
     const std::uint64_t p = synthetic_var("p$" + std::to_string(j), sam.parameters[j]);
     db_.relation("FormalParam").add({syn, position(j + 1), p});
-    values.push_back(p);
+    const std::size_t at = values.size();
+    if (at >= expected.size() || expected[at] == sam.parameters[j]) {
+      values.push_back(p);
+    } else if (!expected[at].is_reference()) {
+      values.push_back(std::nullopt);  // unboxed: a primitive, which leaves no fact
+    } else {
+      const std::uint64_t cast = synthetic_var("arg$" + std::to_string(j), expected[at]);
+      db_.relation("Cast").add({cast, p, type(expected[at])});
+      values.push_back(cast);
+    }
   }
 
-  // The call of the implementation (JVMS 5.4.3.5 reference kinds).
-  const MethodHandleInfo& target = info.implementation;
   const std::uint64_t site = db_.domain("I").intern(
       invocation_site_name(synthetic, internal_name(target.owner), target.name, 0));
   db_.relation("CallIn").add({site, syn});
@@ -680,9 +739,6 @@ void FactExtractor::add_lambda(MethodContext& m, const Statement& s) {
   if (is_reflection_class(target.owner)) {
     db_.relation("ReflectiveCall").add({site, method(impl_signature)});
   }
-  const bool has_receiver = target.kind == ReferenceKind::kInvokeVirtual ||
-                            target.kind == ReferenceKind::kInvokeInterface ||
-                            target.kind == ReferenceKind::kInvokeSpecial;
   std::optional<std::uint64_t> receiver;
   std::size_t first_arg = 0;
   if (target.kind == ReferenceKind::kNewInvokeSpecial) {
@@ -701,7 +757,6 @@ void FactExtractor::add_lambda(MethodContext& m, const Statement& s) {
   for (std::size_t i = first_arg; i < values.size(); ++i) {
     if (values[i]) db_.relation("ActualArg").add({site, position(i - first_arg + 1), *values[i]});
   }
-  const MethodDescriptor impl_descriptor = parse_method_descriptor(target.descriptor);
   if (target.kind != ReferenceKind::kNewInvokeSpecial &&
       impl_descriptor.return_type.is_reference()) {
     const std::uint64_t result = synthetic_var("$ret", impl_descriptor.return_type);
