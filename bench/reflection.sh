@@ -221,7 +221,7 @@ if [ "$tables_only" = 0 ]; then
           else
             run_one "$out" "$program" "$main" "$mode" "$flavour" "$limit"
           fi
-          if [ "$mode" = none ] && ! grep -qx "status=ok" "$out.run"; then
+          if [ "$mode" = none ] && [ -z "$none_stopped" ] && ! grep -qx "status=ok" "$out.run"; then
             none_stopped="$(sed -n 's/^status=//p' "$out.run") at $(sed -n 's/^seconds=//p' "$out.run") s"
           fi
         done < <(mains_of "$program")
