@@ -81,6 +81,13 @@ bool is_reflection_class_name(std::string_view internal) {
          internal.starts_with("java/lang/reflect/");
 }
 
+// A call of the reflection API, by its declared owner or by the owner of the method it resolves
+// to (a subclass of ClassLoader may name itself).
+bool is_reflective_call(const MethodRef& ref, const MethodLookup& resolved) {
+  return is_reflection_class(ref.owner) ||
+         (resolved.found() && is_reflection_class_name(resolved.method.class_name()));
+}
+
 // What the array a reflective call is passed holds: the arguments of the member it runs
 // (Method.invoke, Constructor.newInstance: Solar's Ptp(args), Sec. 5.4.3), or the parameter
 // types of the member it looks up (getMethod and getConstructor and their getDeclared forms).
@@ -138,24 +145,8 @@ struct FactExtractor::MethodContext {
     bool result_cast = false;        // a reflective call with a reference result
   };
   std::vector<ReflectionSite> reflection_sites;
-  std::vector<bool> read;  // by VarId: some statement reads the variable
+  std::optional<DefUse> def_use;  // of a method with a body
 };
-
-namespace {
-
-// The variables some statement of `ir` reads (as a base or an argument).
-std::vector<bool> read_variables(const MethodIr& ir) {
-  std::vector<bool> read(ir.variables.size(), false);
-  for (const Statement& s : ir.statements) {
-    if (s.base.is_var()) read[s.base.var] = true;
-    for (const Operand& a : s.args) {
-      if (a.is_var()) read[a.var] = true;
-    }
-  }
-  return read;
-}
-
-}  // namespace
 
 FactExtractor::FactExtractor(ClassHierarchy& hierarchy)
     : hierarchy_(hierarchy), db_(make_fact_schema()) {}
@@ -241,7 +232,7 @@ void FactExtractor::add_method(const ClassFile& cls, const MethodIr& ir) {
                   {},
                   0,
                   {},
-                  {}};
+                  std::nullopt};
   m.id = method(m.signature);
   m.namer = SiteNamer(m.signature);
   m.vars.resize(ir.variables.size());
@@ -270,7 +261,7 @@ void FactExtractor::add_method(const ClassFile& cls, const MethodIr& ir) {
   ++counts_.methods_with_code;
   counts_.instructions += ir.counts.instructions;
   counts_.statements += ir.statements.size();
-  m.read = read_variables(ir);
+  m.def_use.emplace(ir);
   for (const Statement& s : ir.statements) add_statement(m, s);
   if (!m.reflection_sites.empty()) add_reflection_flow(m);
 }
@@ -508,15 +499,15 @@ void FactExtractor::add_invoke(MethodContext& m, const Statement& s) {
   // anywhere (every map's old values) and passed them nowhere. A local keeps its result even
   // unread (a user may ask what it points to), and so does a reflective call: the report reads
   // a site's targets from its result (reflection/soundness.datalog).
-  const bool reflective =
-      is_reflection_class(ref.owner) ||
-      (resolved.found() && is_reflection_class_name(resolved.method.class_name()));
-  const bool dropped =
-      s.dst != kNoVar && !m.read[s.dst] && m.ir.variables[s.dst].origin == VariableOrigin::kStack;
-  if (s.dst != kNoVar && (!dropped || reflective)) {
-    if (auto r = value_variable(m, s.dst)) db_.relation("CallResult").add({site, *r});
+  const bool reflective = is_reflective_call(ref, resolved);
+  if (s.dst != kNoVar) {
+    const bool dropped =
+        m.ir.variables[s.dst].origin == VariableOrigin::kStack && m.def_use->uses(s.dst).empty();
+    if (!dropped || reflective) {
+      if (auto r = value_variable(m, s.dst)) db_.relation("CallResult").add({site, *r});
+    }
   }
-  note_reflection_site(m, s, site, ref, resolved);
+  note_reflection_site(m, s, site, ref, resolved, reflective);
   if (!resolved.found()) {
     counts_.unresolved.push_back({m.signature, s.pc,
                                   "method " + method_text(ref.owner, ref.name, ref.signature) +
@@ -558,13 +549,10 @@ void FactExtractor::add_invoke(MethodContext& m, const Statement& s) {
 // (reflective_array_slot) or is reflective (by its declared or its resolved owner) with a
 // reference result.
 void FactExtractor::note_reflection_site(MethodContext& m, const Statement& s, std::uint64_t site,
-                                         const MethodRef& ref, const MethodLookup& resolved) {
+                                         const MethodRef& ref, const MethodLookup& resolved,
+                                         bool reflective) {
   std::optional<ArraySlot> array;
-  bool reflective = is_reflection_class(ref.owner);
-  if (resolved.found()) {
-    array = reflective_array_slot(resolved.method);
-    reflective = reflective || is_reflection_class_name(resolved.method.class_name());
-  }
+  if (resolved.found()) array = reflective_array_slot(resolved.method);
   const bool result_cast =
       reflective && s.dst != kNoVar && ref.signature.return_type.is_reference();
   if (!array && !result_cast) return;
@@ -576,7 +564,7 @@ void FactExtractor::note_reflection_site(MethodContext& m, const Statement& s, s
 // ExactArgNull for the argument arrays known element-wise; LookupParamCount for the
 // parameter-types arrays known so; ResultCast for results only cast.
 void FactExtractor::add_reflection_flow(MethodContext& m) {
-  const DefUse def_use(m.ir);
+  const DefUse& def_use = *m.def_use;
   const auto is_call = [&](const OperandUse& use) {
     for (const MethodContext::ReflectionSite& r : m.reflection_sites) {
       if (r.statement == use.statement && r.array && static_cast<int>(r.array->slot) == use.slot)

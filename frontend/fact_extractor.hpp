@@ -88,7 +88,7 @@ class FactExtractor {
   void for_each_handler(MethodContext& m, std::uint32_t pc, Visit&& visit);
   void add_invoke(MethodContext& m, const Statement& s);
   void note_reflection_site(MethodContext& m, const Statement& s, std::uint64_t site,
-                            const MethodRef& ref, const MethodLookup& resolved);
+                            const MethodRef& ref, const MethodLookup& resolved, bool reflective);
   void add_reflection_flow(MethodContext& m);
   void add_exact_args(std::uint64_t invoke, MethodContext& m, const ExactArray& array);
   void add_lambda(MethodContext& m, const Statement& s);
