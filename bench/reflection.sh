@@ -14,7 +14,8 @@
 # Each run leaves OUT (refract's results), OUT.log, OUT.rules.json, OUT.time and OUT.run under
 # --out; --tables-only prints the tables again from them. Not a test: it installs packages and
 # takes hours. Where `none` (listed first) does not finish within the limit, the program's other
-# modes under that flavour are not run, and their rows say so: reflection only adds work. A mode written MODE:WORLD (none:application) runs MODE under --closed-world
+# modes under that flavour are not run, and their rows say so: reflection only adds work. A
+# mode written MODE:WORLD (none:application) runs MODE under --closed-world
 # WORLD: `none` reads only the classes reachable by name, the other modes every class of the
 # application, so none:application separates what the closed world costs from what reflection
 # costs. A mode written MODE@annotated (solar@annotated) runs MODE with
@@ -50,7 +51,7 @@ while [ $# -gt 0 ]; do
     --build) build="$2"; shift 2 ;;
     --out) out_root="$2"; shift 2 ;;
     --tables-only) tables_only=1; shift ;;
-    *) sed -n '2,27p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,28p' "$0" >&2; exit 2 ;;
   esac
 done
 
@@ -118,6 +119,7 @@ compile_inputs() {
 }
 
 loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
+commit=$(git rev-parse --short HEAD)  # recorded in each OUT.run
 
 # run_one OUT PROGRAM MAIN MODE FLAVOUR LIMIT: one analysis; leaves OUT.time, OUT.log,
 # OUT.rules.json and OUT.run (status, seconds, RSS, load averages, where a stopped run was).
@@ -155,7 +157,7 @@ run_one() {
     echo "load_end=$(loadavg)"
     echo "sweep=$sweep"
     echo "varpointsto=$vpt"
-    echo "commit=$(git rev-parse --short HEAD)"
+    echo "commit=$commit"
   } >"$out.run"
   if [ "$status" != ok ] && [ "$status" != stopped ]; then
     tail -3 "$out.log" | sed "s|^|[reflection.sh] $program $mode $flavour $main: |" >&2
@@ -173,7 +175,7 @@ skip_one() {
   {
     echo "status=skipped"
     echo "why=not run: none $why"
-    echo "commit=$(git rev-parse --short HEAD)"
+    echo "commit=$commit"
   } >"$out.run"
   echo "[reflection.sh] ${out#"$out_root"/}: not run, none $why" >&2
 }
@@ -231,7 +233,7 @@ if [ "$tables_only" = 0 ]; then
 fi
 
 echo "refract analyze --reflection MODE with the JDK 17 jmods against TamiFlex's refl.log" \
-  "($(date +%F), $(nproc) cores, commit $(git rev-parse --short HEAD), --max-memory" \
+  "($(date +%F), $(nproc) cores, commit $commit, --max-memory" \
   "$max_memory, time limit insens $insens_limit s, other flavours $deep_limit s)"
 python3 bench/reflection_recall.py --root "$out_root" --programs "$programs" --modes "$modes" \
   --flavours "$flavours"
