@@ -14,10 +14,12 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <limits>
 #include <string>
 
 #include "bdd/buddy_c_api.hpp"
 #include "bdd/machine_memory.hpp"
+#include "bdd/watchdog.hpp"
 
 // Exported by libbdd but declared only in its private kernel.h.
 extern "C" void bdd_operator_reset(void);
@@ -42,8 +44,9 @@ namespace refract::bdd {
 namespace {
 
 bool g_manager_alive = false;
-int g_pending_error = 0;    // set by the error hook, consumed by check_error
-int g_operation_depth = 0;  // > 0 while a BuDDy operation runs under setjmp(bddexception)
+int g_pending_error = 0;  // set by the error hook, consumed by check_error
+// > 0 while a BuDDy operation runs under setjmp(bddexception); the watchdog reads it too.
+std::atomic<int> g_operation_depth = 0;
 ManagerStats g_stats;
 bool g_time_operations = false;
 struct TimedKind {
@@ -52,23 +55,43 @@ struct TimedKind {
   double seconds;
 };
 std::vector<TimedKind> g_operation_times;
-std::optional<std::chrono::steady_clock::time_point> g_deadline;
-std::optional<std::uint64_t> g_production_limit;
+// The limits of Manager::set_deadline and set_production_limit, read by the watchdog's thread
+// too: the deadline in steady_clock ticks.
+using Ticks = std::chrono::steady_clock::rep;
+constexpr Ticks kNoDeadline = std::numeric_limits<Ticks>::max();
+constexpr std::uint64_t kNoProductionLimit = std::numeric_limits<std::uint64_t>::max();
+std::atomic<Ticks> g_deadline = kNoDeadline;
+std::atomic<std::uint64_t> g_production_limit = kNoProductionLimit;
+std::atomic<bool> g_limit_tripped = false;  // an operation was abandoned at the limits set
 // Recorded by the garbage collection hook when the deadline or the production limit has
 // passed; outside BuDDy's codes.
 constexpr int kDeadlinePassed = -1000;
 constexpr int kProductionLimitPassed = -1001;
+
+// kDeadlinePassed or kProductionLimitPassed where that limit has passed, else 0.
+int passed_limit() {
+  const Ticks now = std::chrono::steady_clock::now().time_since_epoch().count();
+  if (now > g_deadline.load(std::memory_order_relaxed)) return kDeadlinePassed;
+  const auto produced = static_cast<std::uint64_t>(__atomic_load_n(&bddproduced, __ATOMIC_RELAXED));
+  const std::uint64_t limit = g_production_limit.load(std::memory_order_relaxed);
+  if (limit != kNoProductionLimit && produced > limit) return kProductionLimitPassed;
+  return 0;
+}
 bool g_stopping = false;          // the running operation is being abandoned at a limit
 int g_max_nodes_before_trip = 0;  // the node cap to restore once it has been
 
 void record_error(int code) {
+  const bool out_of_nodes = code == BDD_NODENUM || code == BDD_MEMORY;
+  // Past a limit the watchdog may have emptied the free list just outside an operation, where
+  // no collection stops anything: the table found full is then the limit's stop.
+  if (code == BDD_NODENUM) {
+    if (const int limit = passed_limit(); limit != 0) code = limit;
+  }
   if (g_pending_error == 0) g_pending_error = code;
   // Out of nodes deep inside a recursion: BuDDy would carry on with a null node
   // through an exponential amount of work. Unwind to the operation's setjmp,
   // the path BuDDy itself uses for reordering; it returns false after one retry.
-  if ((code == BDD_NODENUM || code == BDD_MEMORY) && g_operation_depth > 0) {
-    std::longjmp(bddexception, 1);
-  }
+  if (out_of_nodes && g_operation_depth > 0) std::longjmp(bddexception, 1);
 }
 
 std::uint64_t g_max_nodes = 0;      // ManagerSettings::max_nodes, as BuDDy took it
@@ -152,14 +175,9 @@ void record_gc(int pre, bddGbcStat* stat) {
     return;
   }
   if (g_operation_depth == 0) return;
-  int stop = 0;
-  if (g_deadline && std::chrono::steady_clock::now() > *g_deadline) {
-    stop = kDeadlinePassed;
-  } else if (g_production_limit && static_cast<std::uint64_t>(bddproduced) > *g_production_limit) {
-    stop = kProductionLimitPassed;
-  }
-  if (stop != 0) {
+  if (const int stop = passed_limit(); stop != 0) {
     g_stopping = true;
+    g_limit_tripped = true;
     if (g_pending_error == 0) g_pending_error = stop;
     // bdd_setmaxnodenum takes only caps above the table, and such a cap still lets a resize
     // relink the free nodes (it rehashes): set the cap at the table itself.
@@ -168,6 +186,18 @@ void record_gc(int pre, bddGbcStat* stat) {
     drop_free_list();
     std::longjmp(bddexception, 1);
   }
+}
+
+// The watchdog's check, on its own thread. BuDDy calls back during an operation only when its
+// free list runs out; an operation that finds room for all its nodes in a large table never
+// collects, so no limit stops it (checkstyle's 2-type+H run went 600 s past --time-limit in
+// its first sweep). Emptying the list makes its next new node collect, and record_gc stop it.
+// libbdd 2.4's bdd_makenode reads the list's head once per node, so this store is either seen
+// there or overwritten, never half used; a collection relinks the list.
+void force_collection_past_limit() {
+  if (g_operation_depth.load(std::memory_order_relaxed) == 0) return;
+  if (g_limit_tripped.load(std::memory_order_relaxed) || passed_limit() == 0) return;
+  __atomic_store_n(&bddfreepos, 0, __ATOMIC_RELAXED);
 }
 
 std::uint64_t g_max_increase = 0;  // ManagerSettings::max_increase
@@ -320,7 +350,7 @@ DeadlinePassed::DeadlinePassed(const std::string& operation)
 ProductionLimitPassed::ProductionLimitPassed(const std::string& operation)
     : OperationStopped(kProductionLimitPassed, "production limit passed", operation) {}
 
-Manager::Manager(const ManagerSettings& settings) {
+Manager::Manager(const ManagerSettings& settings) : limit_poll_period_(settings.limit_poll_period) {
   if (g_manager_alive) throw BddError(BDD_RUNNING, "a BDD manager already exists");
   const int nodes =
       to_int_setting(std::max<std::uint64_t>(settings.initial_nodes, 1000), "--nodes");
@@ -335,8 +365,9 @@ Manager::Manager(const ManagerSettings& settings) {
   g_stats = ManagerStats{};
   g_time_operations = false;
   g_operation_times.clear();
-  g_deadline.reset();
-  g_production_limit.reset();
+  g_deadline = kNoDeadline;
+  g_production_limit = kNoProductionLimit;
+  g_limit_tripped = false;
   g_stopping = false;
   bdd_gbc_hook(record_gc);
   bdd_reorder_hook(after_reordering);
@@ -373,9 +404,10 @@ Manager::Manager(const ManagerSettings& settings) {
 }
 
 Manager::~Manager() {
+  watchdog_.reset();  // its check reads BuDDy's globals
   shut_down_buddy();
-  g_deadline.reset();
-  g_production_limit.reset();
+  g_deadline = kNoDeadline;
+  g_production_limit = kNoProductionLimit;
   g_pending_error = 0;
   g_manager_alive = false;
 }
@@ -414,11 +446,22 @@ void Manager::time_operations(bool on) {
 }
 
 void Manager::set_deadline(std::optional<std::chrono::steady_clock::time_point> deadline) {
-  g_deadline = deadline;
+  g_deadline = deadline ? deadline->time_since_epoch().count() : kNoDeadline;
+  arm_watchdog();
 }
 
 void Manager::set_production_limit(std::optional<std::uint64_t> nodes) {
-  g_production_limit = nodes;
+  g_production_limit = nodes ? std::min(*nodes, kNoProductionLimit - 1) : kNoProductionLimit;
+  arm_watchdog();
+}
+
+void Manager::arm_watchdog() {
+  g_limit_tripped = false;
+  const bool any = g_deadline != kNoDeadline || g_production_limit != kNoProductionLimit;
+  if (any && !watchdog_) {
+    watchdog_ = std::make_unique<Watchdog>(limit_poll_period_, force_collection_past_limit);
+  }
+  if (watchdog_) watchdog_->arm(any);
 }
 
 ManagerStats Manager::stats() const {

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -45,6 +46,9 @@ struct ManagerSettings {
   // lookup probes the table at random, and with 4 KiB pages also misses the TLB: paired, 0.87
   // and 0.91x on checkstyle's insensitive run, 0.84x to the same sweep of antlr's 2-obj+H.
   bool huge_pages = true;
+  // How often, while a deadline or production limit is set, a watchdog looks whether it has
+  // passed during an operation (Manager::set_deadline).
+  std::chrono::milliseconds limit_poll_period{200};
 };
 
 // Any error BuDDy reports; BuDDy's own handler would call exit() instead.
@@ -133,6 +137,8 @@ struct ManagerStats {
   std::vector<OperationTime> operation_times;
 };
 
+class Watchdog;
+
 class Manager {
  public:
   explicit Manager(const ManagerSettings& settings);
@@ -151,13 +157,20 @@ class Manager {
   // Times every operation by kind from now on (two clock reads each: a few percent).
   void time_operations(bool on);
   // Operations still running past `deadline` throw DeadlinePassed at their next garbage
-  // collection (the only point where BuDDy calls back during a long operation); nullopt: none.
+  // collection (the only point where BuDDy calls back during a long operation); within
+  // limit_poll_period of the deadline a watchdog forces that collection; nullopt: none.
   void set_deadline(std::optional<std::chrono::steady_clock::time_point> deadline);
   // Operations still running once more than `nodes` nodes have been produced in all
   // (ManagerStats::nodes_produced) throw ProductionLimitPassed at their next garbage
-  // collection; nullopt: no limit. A cap on the work itself, which unlike a deadline does not
-  // depend on the machine's speed.
+  // collection, forced as for a deadline; nullopt: no limit. A cap on the work itself, which
+  // unlike a deadline does not depend on the machine's speed.
   void set_production_limit(std::optional<std::uint64_t> nodes);
+
+ private:
+  void arm_watchdog();
+
+  std::chrono::milliseconds limit_poll_period_;
+  std::unique_ptr<Watchdog> watchdog_;  // started by the first limit set
 };
 
 // Called after every BuDDy call: throws if BuDDy reported an error during it.

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <thread>
 #include <vector>
 
 #include "bdd/bdd.hpp"
@@ -176,6 +177,62 @@ TEST(ProductionLimitTest, ALimitAboveTheWorkChangesNothing) {
   manager.set_production_limit(manager.stats().nodes_produced + 100'000'000);
   expect_split_of(f.replace(split_pairs(12)), f, 12);
   EXPECT_GT(manager.stats().garbage_collections, 0U);
+}
+
+// A table with room for every node of an operation: it never collects, so before the watchdog
+// no limit stopped it (checkstyle's 2-type+H run went 600 s past --time-limit in one sweep).
+ManagerSettings roomy_table() {
+  ManagerSettings settings;
+  settings.initial_nodes = 4'000'000;  // the 2^18-node split below and its garbage
+  settings.limit_poll_period = std::chrono::milliseconds(1);
+  return settings;
+}
+
+constexpr int kRoomyPairs = 18;
+
+TEST(WatchdogTest, TheRoomyTableHoldsTheWholeSplitWithoutACollection) {
+  Manager manager(roomy_table());
+  manager.add_variables(2 * kRoomyPairs);
+  const Bdd f = pairs_function(2 * kRoomyPairs);
+  expect_split_of(f.replace(split_pairs(kRoomyPairs)), f, kRoomyPairs);
+  EXPECT_EQ(manager.stats().garbage_collections, 0U);
+}
+
+TEST(WatchdogTest, AnOperationThatNeverCollectsStillStopsAtTheDeadline) {
+  Manager manager(roomy_table());
+  manager.add_variables(2 * kRoomyPairs);
+  const Bdd f = pairs_function(2 * kRoomyPairs);
+  const VarPermutation split = split_pairs(kRoomyPairs);
+  manager.set_deadline(std::chrono::steady_clock::now() - std::chrono::seconds(1));
+  EXPECT_THROW((void)f.replace(split), DeadlinePassed);
+  EXPECT_GT(manager.stats().garbage_collections, 0U);
+  manager.set_deadline(std::nullopt);
+  expect_split_of(f.replace(split), f, kRoomyPairs);
+}
+
+TEST(WatchdogTest, AnOperationThatNeverCollectsStillStopsAtTheProductionLimit) {
+  Manager manager(roomy_table());
+  manager.add_variables(2 * kRoomyPairs);
+  const Bdd f = pairs_function(2 * kRoomyPairs);
+  const VarPermutation split = split_pairs(kRoomyPairs);
+  manager.set_production_limit(manager.stats().nodes_produced + 100);
+  EXPECT_THROW((void)f.replace(split), ProductionLimitPassed);
+  manager.set_production_limit(std::nullopt);
+  expect_split_of(f.replace(split), f, kRoomyPairs);
+}
+
+// Between operations the watchdog leaves the free list alone: work outside them is not
+// stopped, and a limit lifted again leaves nothing behind.
+TEST(WatchdogTest, APassedDeadlineBetweenOperationsForcesNoCollection) {
+  Manager manager(roomy_table());
+  manager.add_variables(2 * kRoomyPairs);
+  manager.set_deadline(std::chrono::steady_clock::now() - std::chrono::seconds(1));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const Bdd f = pairs_function(2 * kRoomyPairs);  // node by node: no operation
+  manager.set_deadline(std::nullopt);
+  EXPECT_EQ(manager.stats().garbage_collections, 0U);
+  expect_split_of(f.replace(split_pairs(kRoomyPairs)), f, kRoomyPairs);
+  EXPECT_EQ(manager.stats().garbage_collections, 0U);
 }
 
 TEST(BddOpsTest, XorOfASubsetIsTheDifference) {
