@@ -1,6 +1,9 @@
 #include "bdd/bdd.hpp"
 
+#include <cstdlib>
+#include <memory>
 #include <utility>
+#include <vector>
 
 #include "bdd/buddy_c_api.hpp"
 #include "bdd/manager.hpp"
@@ -132,6 +135,18 @@ Bdd Bdd::ite(const Bdd& condition, const Bdd& then_branch, const Bdd& else_branc
 
 Bdd Bdd::exists(const Bdd& variables) const {
   return Bdd(checked("exist", [&] { return bdd_exist(root_, variables.root_); }));
+}
+
+Bdd Bdd::support() const {
+  // Not bdd_support: libbdd 2.4 frees its support array in bdd_done but keeps its size, so the
+  // first call under a later manager writes into freed memory. bdd_varprofile allocates anew.
+  const int vars = bdd_varnum();
+  std::unique_ptr<int, decltype(&std::free)> profile(bdd_varprofile(root_), &std::free);
+  check_error("bdd_varprofile");
+  std::vector<int> support;
+  for (int v = 0; profile && v < vars; ++v)
+    if (profile.get()[v] > 0) support.push_back(v);
+  return variable_set(support);
 }
 
 Bdd Bdd::and_exists(const Bdd& other, const Bdd& variables) const {

@@ -51,6 +51,8 @@ class Bdd {
 
   static Bdd ite(const Bdd& condition, const Bdd& then_branch, const Bdd& else_branch);
   Bdd exists(const Bdd& variables) const;
+  // The cube of the variables this BDD depends on: one pass over its nodes, no operator cache.
+  Bdd support() const;
   // exists variables. (this & other) in one pass: the relational product.
   Bdd and_exists(const Bdd& other, const Bdd& variables) const;
   Bdd replace(const VarPermutation& permutation) const;

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "bdd/bit_block.hpp"
 #include "bdd/blocks.hpp"
@@ -62,6 +63,20 @@ TEST(ManagerTest, OperationsAreTimedByKindOnlyWhenAsked) {
 }
 
 // Only nodes new to the unique table count: the same conjunction again makes none.
+// The variables a BDD depends on, as a cube. BuDDy's own bdd_support wrote into the array the
+// first manager's bdd_done had freed: the second manager's first call crashed the solver's tests.
+TEST(BddSupportTest, IsTheCubeOfTheVariablesTestedUnderEveryManager) {
+  for (int manager_number = 0; manager_number < 3; ++manager_number) {
+    Manager manager(ManagerSettings{});
+    manager.add_variables(40);
+    const Bdd f = (Bdd::variable(3) & Bdd::negated_variable(17)) | Bdd::variable(39);
+    const std::vector<int> expected{3, 17, 39};
+    EXPECT_TRUE(f.support() == Bdd::variable_set(expected));
+    EXPECT_TRUE(Bdd::one().support().is_one());
+    EXPECT_TRUE(Bdd::zero().support().is_one());
+  }
+}
+
 TEST(ManagerTest, CountsTheNodesItProduces) {
   Manager manager(ManagerSettings{});
   manager.add_variables(4);
