@@ -51,6 +51,51 @@ void read_service_providers(ExtractedProgram& program) {
   }
 }
 
+// The classes the JVM's start-up initialises or calls into (pointsto/rules/startup.datalog),
+// java.lang.Object above them all: what these reach is the JDK's part of every program's facts.
+const std::vector<std::string>& jdk_start_up_classes() {
+  static const std::vector<std::string> classes = {"java/lang/Object",      "java/lang/String",
+                                                   "java/lang/System",      "java/lang/Class",
+                                                   "java/lang/ThreadGroup", "java/lang/Thread"};
+  return classes;
+}
+
+// The program's class path, hierarchy and extractor, before any class is read.
+std::unique_ptr<ExtractedProgram> open_program(const ClassPathArguments& class_path) {
+  auto program = std::make_unique<ExtractedProgram>();
+  program->path = std::make_unique<frontend::ClassPath>(open_class_path(class_path));
+  program->hierarchy = std::make_unique<frontend::ClassHierarchy>(*program->path);
+  program->extractor = std::make_unique<frontend::FactExtractor>(*program->hierarchy);
+  return program;
+}
+
+frontend::ProgramScope::Visitor class_visitor(ExtractedProgram& program) {
+  return
+      [&program](const frontend::ClassFile& cls, const std::vector<frontend::MethodIr>& methods) {
+        program.extractor->add_class(cls, methods);
+        if (const auto module = program.path->jdk_module_access(cls.this_class)) {
+          program.extractor->add_module_access(cls, *module);
+        }
+      };
+}
+
+// Reads the JDK's start-up part when the class path has a JDK: its classes, the JVM's own
+// objects, what finish() adds for them; then marks it (FactDatabase::mark_jdk_part).
+void read_jdk_part(ExtractedProgram& program, frontend::ProgramScope& scope,
+                   std::ostream* progress) {
+  bool any = false;
+  for (const std::string& name : jdk_start_up_classes()) {
+    if (!program.path->in_jdk(name)) continue;
+    scope.add_root(name);
+    any = true;
+  }
+  if (!any) return;
+  scope.run(class_visitor(program), progress);
+  program.extractor->add_jvm_objects();
+  program.extractor->finish();
+  program.extractor->mark_jdk_part();
+}
+
 }  // namespace
 
 std::string internal_class_name(std::string binary_name) {
@@ -60,18 +105,28 @@ std::string internal_class_name(std::string binary_name) {
   return binary_name;
 }
 
+std::unique_ptr<ExtractedProgram> extract_jdk_part(const ClassPathArguments& class_path,
+                                                   std::ostream* progress) {
+  std::unique_ptr<ExtractedProgram> program = open_program(class_path);
+  frontend::ProgramScope scope(*program->hierarchy, class_path.skip_bad_classes);
+  read_jdk_part(*program, scope, progress);
+  program->skipped = scope.skipped();
+  return program;
+}
+
 std::unique_ptr<ExtractedProgram> extract_program(const ClassPathArguments& class_path,
                                                   const std::optional<std::string>& main_class,
                                                   std::ostream* progress,
                                                   const ScopeChoices& scope_choices) {
-  auto program = std::make_unique<ExtractedProgram>();
-  program->path = std::make_unique<frontend::ClassPath>(open_class_path(class_path));
-  program->hierarchy = std::make_unique<frontend::ClassHierarchy>(*program->path);
+  std::unique_ptr<ExtractedProgram> program = open_program(class_path);
   frontend::ProgramScope scope(*program->hierarchy, class_path.skip_bad_classes);
   scope.set_string_classes(scope_choices.string_classes);
-  program->extractor = std::make_unique<frontend::FactExtractor>(*program->hierarchy);
   if (main_class) {
-    program->extractor->add_entry(main_method(*program->hierarchy, *main_class));
+    // The JDK's start-up part first, numbered alike for every program (issue 35's stable
+    // numbers): what the program adds comes after it.
+    const std::string entry = main_method(*program->hierarchy, *main_class);
+    read_jdk_part(*program, scope, progress);
+    program->extractor->add_entry(entry);
     scope.add_root(internal_class_name(*main_class));
   }
   if (!main_class) {
@@ -86,14 +141,7 @@ std::unique_ptr<ExtractedProgram> extract_program(const ClassPathArguments& clas
     for (const frontend::ServiceProvider& p : program->service_providers)
       scope.add_root(internal_class_name(p.provider));
   }
-  scope.run(
-      [&](const frontend::ClassFile& cls, const std::vector<frontend::MethodIr>& methods) {
-        program->extractor->add_class(cls, methods);
-        if (const auto module = program->path->jdk_module_access(cls.this_class)) {
-          program->extractor->add_module_access(cls, *module);
-        }
-      },
-      progress);
+  scope.run(class_visitor(*program), progress);
   program->extractor->finish();
   program->skipped = scope.skipped();
   return program;

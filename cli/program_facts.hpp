@@ -57,6 +57,14 @@ std::unique_ptr<ExtractedProgram> extract_program(const ClassPathArguments& clas
                                                   std::ostream* progress,
                                                   const ScopeChoices& scope_choices = {});
 
+// The JDK's start-up part alone: the classes that the JVM's start-up (java.lang.System,
+// Thread, ThreadGroup, String, Class, Object) reaches, the JVM's own objects, and no entry
+// method. Every extract_program with a main class over the same JDK numbers these elements
+// alike, first, and its facts hold these tuples (more may name them: an array type the
+// program adds is a subtype of theirs). Empty facts when the class path has no JDK.
+std::unique_ptr<ExtractedProgram> extract_jdk_part(const ClassPathArguments& class_path,
+                                                   std::ostream* progress);
+
 // "a.b.C" -> "a/b/C".
 std::string internal_class_name(std::string binary_name);
 

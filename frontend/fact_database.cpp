@@ -86,6 +86,19 @@ const FactRelation& FactDatabase::relation(std::string_view name) const {
   return find_named(relations_, relation_index_, name, "relation");
 }
 
+void FactDatabase::mark_jdk_part() {
+  for (const FactDomain& d : domains_) jdk_part_sizes_[d.name()] = d.size();
+}
+
+void FactDatabase::set_jdk_part_size(std::string_view domain, std::uint64_t size) {
+  jdk_part_sizes_[std::string(domain)] = size;
+}
+
+std::uint64_t FactDatabase::jdk_part_size(std::string_view domain) const {
+  const auto found = jdk_part_sizes_.find(domain);
+  return found == jdk_part_sizes_.end() ? 0 : found->second;
+}
+
 std::string map_line(std::string_view element) {
   std::string out;
   out.reserve(element.size());

@@ -96,6 +96,14 @@ class FactDatabase {
   const std::deque<FactDomain>& domains() const { return domains_; }
   const std::deque<FactRelation>& relations() const { return relations_; }
 
+  // The JDK's part: the elements numbered before the program's classes were read (the JDK's
+  // start-up classes and what they reach, cli/program_facts.cpp), the same numbers in every
+  // program's facts against that JDK. mark_jdk_part records every domain's size now.
+  void mark_jdk_part();
+  void set_jdk_part_size(std::string_view domain, std::uint64_t size);
+  // 0 when no part was marked.
+  std::uint64_t jdk_part_size(std::string_view domain) const;
+
  private:
   // Deques: references handed out by add_* stay valid as more are added.
   std::deque<FactDomain> domains_;
@@ -104,6 +112,7 @@ class FactDatabase {
   // up for every fact it adds.
   NameIndex<std::size_t> domain_index_;
   NameIndex<std::size_t> relation_index_;
+  NameIndex<std::uint64_t> jdk_part_sizes_;
 };
 
 // An element name as one line of a .map file: control characters and backslashes are escaped

@@ -219,7 +219,7 @@ void FactExtractor::add_module_access(const ClassFile& cls, const ModuleAccess& 
 
 void FactExtractor::add_entry(const std::string& method_signature) {
   db_.relation("EntryMethod").add({method(method_signature)});
-  has_entry_ = true;
+  jvm_objects_ = true;
 }
 
 void FactExtractor::add_method(const ClassFile& cls, const MethodIr& ir) {
@@ -803,14 +803,19 @@ void FactExtractor::finish() {
           .add({t, method(e.resolved.signature()), method(e.selected.signature())});
     }
   }
+  concrete_classes_.clear();
   // Types first (the JVM's objects, java.lang.Class), then what is made for every type.
-  if (has_entry_) add_jvm_elements();
+  if (jvm_objects_ && !jvm_objects_added_) {
+    add_jvm_elements();
+    jvm_objects_added_ = true;
+  }
   type(JavaType::object("java.lang.Class"));
   add_deferred_types();
   add_array_dispatch();
   add_subtype_closure();
   add_class_objects();
   add_field_names();
+  finished_types_ = type_list_.size();
   positions_.resize(db_.domain("I").size());
 }
 
@@ -868,7 +873,7 @@ void FactExtractor::add_array_dispatch() {
     methods.push_back(method(soot_method_signature("java/lang/Object", m.name, *descriptor)));
   }
   FactRelation& dispatch = db_.relation("Dispatch");
-  for (std::size_t i = 0; i < type_list_.size(); ++i) {
+  for (std::size_t i = finished_types_; i < type_list_.size(); ++i) {
     if (!type_list_[i].is_array()) continue;
     for (const std::uint64_t m : methods) dispatch.add({i, m, m});
   }
@@ -880,7 +885,7 @@ void FactExtractor::add_class_objects() {
   const std::uint64_t class_id = type(JavaType::object("java.lang.Class"));
   const std::size_t count = type_list_.size();  // the loop adds no types
   FactDomain& heaps = db_.domain("H");
-  for (std::size_t i = 0; i < count; ++i) {
+  for (std::size_t i = finished_types_; i < count; ++i) {
     const std::uint64_t h = heaps.intern("<class " + type_list_[i].to_java() + ">");
     db_.relation("HeapType").add({h, class_id});
     db_.relation("ClassObject").add({h, i});
@@ -925,7 +930,9 @@ const std::vector<JavaType>& array_roots() {
 }  // namespace
 
 // SubtypeOf over every type met, as JVMS 6.5 (checkcast) defines assignability. Classes first:
-// their supertypes may add types; array supertypes are then only those already met.
+// their supertypes may add types; array supertypes are then only those already met. A class's
+// supertypes are fixed, so a later finish() visits only new classes; an array type has more
+// supertypes as more array types are met, so every finish() visits all of them.
 void FactExtractor::add_subtype_closure() {
   FactRelation& subtype = db_.relation("SubtypeOf");
   std::vector<std::size_t> arrays;
@@ -935,6 +942,7 @@ void FactExtractor::add_subtype_closure() {
       arrays.push_back(i);
       continue;
     }
+    if (i < finished_types_) continue;
     subtype.add({i, i});
     if (!t.is_reference()) continue;
     subtype.add({i, type(kObject)});

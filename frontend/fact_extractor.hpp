@@ -61,10 +61,17 @@ class FactExtractor {
   // Marks a method as an entry point (EntryMethod); finish() then also adds the objects and
   // the call site the JVM itself makes (the `<jvm>/...` elements of FACTS.md).
   void add_entry(const std::string& method_signature);
+  // finish() adds the JVM's objects and call site without an entry method too: for the JDK's
+  // start-up part, read before the program's classes (cli/program_facts.cpp).
+  void add_jvm_objects() { jvm_objects_ = true; }
   // Adds what needs every class first: dispatch tables of the concrete classes and of the
   // array types, the subtype closure over every type met, and one Class object per type.
-  // Call once, after the last add_class.
+  // Call after the last add_class. A later call, after more classes, adds what those need,
+  // and what they add to the earlier types' facts (array supertypes, field names), numbering
+  // new elements after the elements of the earlier calls.
   void finish();
+  // Records the elements numbered so far as the JDK's part (FactDatabase::mark_jdk_part).
+  void mark_jdk_part() { db_.mark_jdk_part(); }
 
   const FactDatabase& facts() const { return db_; }
   const FactCounts& counts() const { return counts_; }
@@ -112,11 +119,14 @@ class FactExtractor {
   ClassHierarchy& hierarchy_;
   FactDatabase db_;
   FactCounts counts_;
-  std::set<std::string> concrete_classes_;  // internal names, for dispatch tables
+  // internal names, for dispatch tables: those added since the last finish()
+  std::set<std::string> concrete_classes_;
+  std::size_t finished_types_ = 0;  // the T elements the last finish() made facts for
   std::map<std::string, std::vector<JavaType>> lambda_classes_;  // synthetic class -> supertypes
   std::vector<JavaType> type_list_;            // the T domain's elements as types, by number
   std::vector<InvocationPosition> positions_;  // by I element
-  bool has_entry_ = false;  // add_entry was called: the JVM's own objects are added
+  bool jvm_objects_ = false;        // add_entry or add_jvm_objects: the JVM's own objects
+  bool jvm_objects_added_ = false;  // finish() added them
   // MethodParamType and ResultCast tuples whose type is new when met (a primitive type only
   // parameters name, say), added by finish() before the closure over all types: interning it
   // at once would renumber the T elements the other relations name.

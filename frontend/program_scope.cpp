@@ -115,17 +115,17 @@ void ProgramScope::enqueue_if_on_class_path(const std::string& name, std::string
 }
 
 void ProgramScope::run(const Visitor& visit, std::ostream* progress) {
-  std::size_t next = 0;
-  walk(next, visit, progress);
+  walk(visit, progress);
   if (late_roots_.empty()) return;
   hierarchy_.seal_jdk();
   for (const std::string& name : late_roots_) enqueue(name, {});
-  walk(next, visit, progress);
+  late_roots_.clear();
+  walk(visit, progress);
 }
 
-void ProgramScope::walk(std::size_t& next, const Visitor& visit, std::ostream* progress) {
-  for (; next < queue_.size(); ++next) {
-    const std::string name = queue_[next];
+void ProgramScope::walk(const Visitor& visit, std::ostream* progress) {
+  for (; next_ < queue_.size(); ++next_) {
+    const std::string name = queue_[next_];
     const ClassFile* cls = hierarchy_.find(name);
     if (cls == nullptr) {
       hierarchy_.note_reference(name, "(root)");
@@ -156,7 +156,7 @@ void ProgramScope::walk(std::size_t& next, const Visitor& visit, std::ostream* p
     }
     visit(*cls, methods);
     if (progress != nullptr && visited_ % 1000 == 0) {
-      *progress << "[facts] " << visited_ << " classes read, " << queue_.size() - next - 1
+      *progress << "[facts] " << visited_ << " classes read, " << queue_.size() - next_ - 1
                 << " queued, " << hierarchy_.phantom_count() << " phantoms\n";
     }
   }

@@ -54,7 +54,10 @@ class ProgramScope {
   // phantom. kNone by default.
   void set_string_classes(StringClasses which) { string_classes_ = which; }
   // Walks breadth first from the roots; `visit` sees each class once with the IR of all its
-  // methods. `progress` (may be null) gets a line every 1,000 classes.
+  // methods. `progress` (may be null) gets a line every 1,000 classes. May be called again
+  // after adding roots: it then walks only what those reach that no earlier walk did, so the
+  // classes of the first walk (the JDK's start-up, cli/program_facts.cpp) come first whatever
+  // the later roots are.
   void run(const Visitor& visit, std::ostream* progress);
 
   std::size_t visited() const { return visited_; }
@@ -64,14 +67,15 @@ class ProgramScope {
 
  private:
   void enqueue(std::string_view name, std::string_view referrer);
-  // Reads the queue from `next` until it is empty.
-  void walk(std::size_t& next, const Visitor& visit, std::ostream* progress);
+  // Reads the queue from next_ until it is empty.
+  void walk(const Visitor& visit, std::ostream* progress);
   void enqueue_if_on_class_path(const std::string& name, std::string_view referrer);
 
   ClassHierarchy& hierarchy_;
   bool skip_bad_classes_;
   StringClasses string_classes_ = StringClasses::kNone;
   std::vector<std::string> queue_;
+  std::size_t next_ = 0;  // the first class of queue_ no walk has read
   std::vector<std::string> late_roots_;
   std::set<std::string, std::less<>> seen_;
   std::set<std::string, std::less<>> phantoms_;

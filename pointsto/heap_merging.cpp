@@ -136,13 +136,20 @@ frontend::FactDatabase merge_heaps(const frontend::FactDatabase& facts, const He
   if (!order.empty() && order.size() != old_heaps.size())
     throw std::invalid_argument("a heap order of " + std::to_string(order.size()) +
                                 " elements for " + std::to_string(old_heaps.size()) + " heaps");
+  // The JDK's part stays a prefix when the order puts it first: then its objects, merged or
+  // not, are the elements numbered before the order reaches the program's.
+  const std::uint64_t jdk_part = facts.jdk_part_size("H");
+  bool jdk_part_first = true;
   for (std::uint64_t k = 0; k < old_heaps.size(); ++k) {
     const std::uint64_t h = order.empty() ? k : order[k];
     if (h >= old_heaps.size() || new_heap[h] != kUnset)
       throw std::invalid_argument("the heap order repeats or exceeds element " + std::to_string(h));
+    if (k < jdk_part && h >= jdk_part) jdk_part_first = false;
+    if (k == jdk_part) out.set_jdk_part_size("H", jdk_part_first ? heaps.size() : 0);
     const auto merged = merge.find(h);
     new_heap[h] = heaps.intern(merged == merge.end() ? old_heaps.names()[h] : merged->second);
   }
+  if (jdk_part == old_heaps.size()) out.set_jdk_part_size("H", jdk_part_first ? heaps.size() : 0);
   for (const frontend::FactRelation& relation : facts.relations()) {
     bool over_heaps = false;
     for (const frontend::FactAttribute& a : relation.attributes()) over_heaps |= a.domain == "H";

@@ -64,8 +64,14 @@ std::vector<std::uint64_t> heaps_in_type_order(const frontend::FactDatabase& fac
     heap_rank[t[0]] = std::min(heap_rank[t[0]], rank[t[1]]);
   std::vector<std::uint64_t> order(heap_rank.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::uint64_t a, std::uint64_t b) { return heap_rank[a] < heap_rank[b]; });
+  // The JDK's part keeps its numbers whatever the program adds: it is ordered on its own.
+  const std::uint64_t jdk_part = facts.jdk_part_size("H");
+  std::stable_sort(order.begin(), order.end(), [&](std::uint64_t a, std::uint64_t b) {
+    const bool a_in_jdk = a < jdk_part;
+    const bool b_in_jdk = b < jdk_part;
+    if (a_in_jdk != b_in_jdk) return a_in_jdk;
+    return heap_rank[a] < heap_rank[b];
+  });
   return order;
 }
 

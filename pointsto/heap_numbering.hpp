@@ -31,7 +31,9 @@ const char* to_string(HeapNumbering numbering);
 // and for objects without a HeapType (after all others), the first-seen order. The objects of a
 // class and of all its subclasses are then one range of numbers, so a set such as "the receivers
 // this call dispatches to m" or "the objects a cast to C accepts" is a few ranges: a few BDD nodes
-// per bit, not one path per object.
+// per bit, not one path per object. The JDK's part of the facts (FactDatabase::jdk_part_size)
+// is ordered so apart from the rest and before it, so that its objects' numbers do not depend
+// on the program.
 std::vector<std::uint64_t> heaps_in_type_order(const frontend::FactDatabase& facts);
 
 }  // namespace refract::pointsto

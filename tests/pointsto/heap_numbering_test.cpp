@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -117,6 +118,29 @@ TEST(HeapNumberingTest, AMergedObjectIsNumberedWhereItsFirstSiteIsInTheOrder) {
   EXPECT_EQ(merged.domain("H").names(),
             (std::vector<std::string>{"new Object/0", "new A/0", "new A/1", "new C/0", "new B/0",
                                       "<D>", "new A[]/0", "untyped"}));
+}
+
+// Issue 35's stable numbers: the JDK's part (here the first four objects) is ordered by type on
+// its own and stays a prefix, merged objects included, whatever the program's objects are.
+TEST(HeapNumberingTest, TheJdkPartIsOrderedApartAndStaysAPrefix) {
+  FactDatabase facts = hierarchy_program();
+  facts.set_jdk_part_size("H", 4);  // new D/0, new A[]/0, new C/0, new A/0
+  const std::vector<std::uint64_t> order = heaps_in_type_order(facts);
+  EXPECT_EQ(names_in(facts, order),
+            (std::vector<std::string>{"new A/0", "new C/0", "new D/0", "new A[]/0", "new Object/0",
+                                      "new A/1", "new B/0", "new D/1", "untyped"}));
+  const auto& h = facts.domain("H");
+  const HeapMerge merge = {{h.at("new D/0"), "<D>"}, {h.at("new D/1"), "<D>"}};
+  const FactDatabase merged = merge_heaps(facts, merge, order);
+  EXPECT_EQ(merged.domain("H").names(),
+            (std::vector<std::string>{"new A/0", "new C/0", "<D>", "new A[]/0", "new Object/0",
+                                      "new A/1", "new B/0", "untyped"}));
+  EXPECT_EQ(merged.jdk_part_size("H"), 4u);
+  // An order that puts a program object among the JDK's leaves no part that is stable.
+  std::vector<std::uint64_t> mixed(h.size());
+  std::iota(mixed.begin(), mixed.end(), 0);
+  std::swap(mixed[0], mixed[5]);
+  EXPECT_EQ(merge_heaps(facts, {}, mixed).jdk_part_size("H"), 0u);
 }
 
 // Hostile class files can make two classes each other's superclass: both follow the tree, in
