@@ -30,7 +30,7 @@ double since(Clock::time_point t) {
 
 struct SolveArguments {
   std::string program;
-  std::optional<std::string> input_dir, output_dir, order, stats;
+  std::optional<std::string> input_dir, output_dir, order, stats, seed, write_state;
   std::optional<std::uint64_t> nodes, cache, max_nodes, max_memory, tuple_joins;
   std::optional<double> time_limit;
   bool quiet = false;
@@ -54,6 +54,12 @@ po::options_description solve_options() {
       "max-memory", po::value<std::string>(), max_memory_help().c_str())(
       "tuple-joins", po::value<std::string>(), tuple_joins_help().c_str())(
       "time-limit", po::value<std::string>(), kTimeLimitHelp)(
+      "write-state", po::value<std::string>(),
+      "after solving, write every relation as DIR/NAME.bdd: a seed for --seed")(
+      "seed", po::value<std::string>(),
+      "start from what --write-state wrote for a solve of these rules on fewer input tuples: "
+      "derived relations whose every rule is monotone in inputs that only grew start from "
+      "their seeds, the others from nothing (--stats lists which and why)")(
       "stats", po::value<std::string>(),
       "write a JSON report (phases, BDD nodes, sizes, per-rule profile) to FILE, or - for stdout")(
       "quiet,q", "no progress on stderr");
@@ -77,6 +83,8 @@ std::optional<SolveArguments> parse_arguments(int argc, char** argv) {
   args.output_dir = text("output-dir");
   args.order = text("order");
   args.stats = text("stats");
+  args.seed = text("seed");
+  args.write_state = text("write-state");
   if (auto v = text("nodes")) args.nodes = positive_count("nodes", *v);
   if (auto v = text("cache")) args.cache = positive_count("cache", *v);
   if (auto v = text("max-nodes")) args.max_nodes = positive_count("max-nodes", *v);
@@ -110,6 +118,17 @@ void write_stats(const std::string& destination, const std::string& report) {
   out.commit();
 }
 
+// --write-state: into a sibling temporary directory, renamed onto DIR once complete, so that a
+// seed is never half written.
+void write_state_atomically(const solver::Engine& engine, const std::filesystem::path& dir) {
+  namespace fs = std::filesystem;
+  const fs::path temporary = dir.string() + ".writing";
+  fs::remove_all(temporary);
+  engine.write_state(temporary);
+  fs::remove_all(dir);
+  fs::rename(temporary, dir);
+}
+
 int run_solve(const SolveArguments& args) {
   const auto start = Clock::now();
   solver::PhaseTimes times;
@@ -137,6 +156,11 @@ int run_solve(const SolveArguments& args) {
   if (args.time_limit) options.time_limit_seconds = *args.time_limit;
   options.progress = args.quiet ? nullptr : &std::cerr;
   options.profile = args.stats.has_value();
+  if (args.seed) {
+    if (!std::filesystem::is_directory(*args.seed))
+      throw InputError({*args.seed}, "--seed: no such directory");
+    options.seed_dir = *args.seed;
+  }
 
   const auto solve_start = Clock::now();
   solver::Engine engine(program, options);
@@ -153,6 +177,7 @@ int run_solve(const SolveArguments& args) {
   const auto write_start = Clock::now();
   std::filesystem::create_directories(options.output_dir);
   engine.write_outputs();
+  if (args.write_state) write_state_atomically(engine, *args.write_state);
   times.write = since(write_start);
   times.total = since(start);
 

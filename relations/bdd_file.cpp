@@ -109,8 +109,9 @@ std::string attribute_label(const Relation& r, std::size_t i) {
   return "attribute " + r.attributes()[i].name + " of " + r.name();
 }
 
-// Line 1: "# V0:16 H0:14", column i an instance of attribute i's domain, same width.
-void check_info_line(Scanner& scan, const Relation& r) {
+// Line 1: "# V0:16 H0:14", column i an instance of attribute i's domain, at most as wide as
+// here. Returns the file's width per attribute.
+std::vector<unsigned> check_info_line(Scanner& scan, const Relation& r) {
   std::string line;
   std::uint64_t number = 0;
   if (!scan.line(line, number)) {
@@ -127,6 +128,7 @@ void check_info_line(Scanner& scan, const Relation& r) {
                                              " domains but relation " + r.name() + " has " +
                                              std::to_string(r.arity()) + " attributes");
   }
+  std::vector<unsigned> widths;
   for (std::size_t i = 0; i < fields.size(); ++i) {
     const std::string_view f = fields[i].text;
     const SourceLocation where = scan.at(1, fields[i].column);
@@ -147,23 +149,26 @@ void check_info_line(Scanner& scan, const Relation& r) {
                                   " (" + attribute_label(r, i) + ")");
     }
     const unsigned width = r.space().physical(a.physical).block.width();
-    if (bits != width) {
+    if (bits > width) {
       throw InputError(where, "domain " + std::string(name) + " has " + std::to_string(bits) +
                                   " bits in the file but " + std::to_string(width) + " here (" +
                                   attribute_label(r, i) + ")");
     }
+    widths.push_back(static_cast<unsigned>(bits));
   }
+  return widths;
 }
 
 // Lines 2..arity+1: "# v v ...", attribute i's variables least significant bit
-// first. Returns file variable -> our variable.
-std::unordered_map<std::uint64_t, int> read_variable_lines(Scanner& scan, const Relation& r) {
+// first, file_widths[i] of them. Returns file variable -> our variable.
+std::unordered_map<std::uint64_t, int> read_variable_lines(
+    Scanner& scan, const Relation& r, const std::vector<unsigned>& file_widths) {
   std::unordered_map<std::uint64_t, int> ours;
   std::unordered_map<std::uint64_t, std::uint64_t> listed_at;  // file variable -> line
   std::string line;
   for (std::size_t i = 0; i < r.arity(); ++i) {
     const PhysicalDomain& p = r.space().physical(r.attributes()[i].physical);
-    const unsigned width = p.block.width();
+    const unsigned width = file_widths[i];
     std::uint64_t number = 0;
     if (!scan.line(line, number)) {
       throw InputError(scan.here(), "file ends before the variable line of " + p.name + " (" +
@@ -176,9 +181,10 @@ std::unordered_map<std::uint64_t, int> read_variable_lines(Scanner& scan, const 
     const std::vector<Field> fields = split_fields(std::string_view(line).substr(1), 2);
     if (fields.size() != width) {
       const std::size_t column = fields.size() > width ? fields[width].column : line.size() + 1;
-      throw InputError(scan.at(number, column),
-                       "variable line of " + p.name + " lists " + std::to_string(fields.size()) +
-                           " variables but " + p.name + " has " + std::to_string(width) + " bits");
+      throw InputError(scan.at(number, column), "variable line of " + p.name + " lists " +
+                                                    std::to_string(fields.size()) +
+                                                    " variables but the info line gives " + p.name +
+                                                    " " + std::to_string(width) + " bits");
     }
     for (unsigned bit = 0; bit < width; ++bit) {
       const SourceLocation where = scan.at(number, fields[bit].column);
@@ -191,7 +197,8 @@ std::unordered_map<std::uint64_t, int> read_variable_lines(Scanner& scan, const 
         throw InputError(where, "variable " + std::to_string(var) + " is already listed on line " +
                                     std::to_string(it->second));
       }
-      ours[var] = p.block.vars[width - 1 - bit];  // our vars[0] is the most significant bit
+      // our vars[0] is the most significant bit
+      ours[var] = p.block.vars[p.block.width() - 1 - bit];
     }
   }
   return ours;
@@ -300,16 +307,25 @@ void read_bdd_file(const std::filesystem::path& file, Relation& r) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw InputError({file.string()}, "cannot open BDD file for relation " + r.name());
   Scanner scan(in.rdbuf(), file.string());
-  check_info_line(scan, r);
-  const std::unordered_map<std::uint64_t, int> ours = read_variable_lines(scan, r);
+  const std::vector<unsigned> widths = check_info_line(scan, r);
+  const std::unordered_map<std::uint64_t, int> ours = read_variable_lines(scan, r, widths);
   bdd::Bdd value = read_body(scan, ours);
   if (in.bad()) throw InputError(scan.here(), "read error");
 
-  bdd::Bdd universe = bdd::Bdd::one();
+  // A file written with fewer bits for a domain (a smaller domain of the same elements: a
+  // cached fixpoint, issue 35) holds values whose high bits here are 0.
+  bdd::Bdd high_bits_zero = bdd::Bdd::one();
+  for (std::size_t i = 0; i < r.arity(); ++i) {
+    const PhysicalDomain& p = r.space().physical(r.attributes()[i].physical);
+    for (unsigned bit = widths[i]; bit < p.block.width(); ++bit)
+      high_bits_zero &= !bdd::Bdd::variable(p.block.vars[p.block.width() - 1 - bit]);
+  }
+  bdd::Bdd universe = high_bits_zero;
   for (const Attribute& a : r.attributes()) universe &= r.space().valid_values(a.physical);
   if (value.is_one()) {
     value = universe;  // bddbddb's "every tuple"
   } else {
+    value &= high_bits_zero;
     for (std::size_t i = 0; i < r.arity(); ++i) {
       const Attribute& a = r.attributes()[i];
       if (!(value - r.space().valid_values(a.physical)).is_zero()) {

@@ -21,7 +21,9 @@
 namespace refract::rel {
 
 // Replaces r's BDD with the file's. The info line must name, column by column,
-// an instance of each attribute's domain with the same bit width. A constant-true
+// an instance of each attribute's domain, with at most its bit width here: a file written
+// under a smaller size of the domain (the same elements numbered first, more after them)
+// has its values with the high bits 0. A constant-true
 // file means every tuple of the domains; any other BDD holding a value outside a
 // domain (written under a larger domain size) is rejected. Errors are InputError
 // at FILE:LINE:COL.

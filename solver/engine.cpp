@@ -116,6 +116,8 @@ struct Engine::State {
   std::uint64_t evaluations = 0;  // rule evaluations begun, for options.max_evaluations
   bool in_evaluation = false;     // the last one begun has not ended (the next begins after it)
   std::optional<Clock::time_point> ended;  // of run(), however it ended
+  SeedPlan seed_plan;                      // with options.seed_dir
+  std::map<std::string, InputChange> seed_inputs;
 
   State(const Program& p, EngineOptions o) : program(p), options(std::move(o)) {}
 
@@ -125,6 +127,8 @@ struct Engine::State {
   void choose_order();
   void build_relations();
   void load_inputs();
+  bool is_input(const rel::Relation& r) const;
+  void apply_seeds();
   void plan_rules(const std::vector<Stratum>& strata);
   void evaluate_stratum(const Stratum& stratum, std::size_t number, std::size_t total);
   static bool is_identity(const AtomStep& step);
@@ -312,6 +316,39 @@ void Engine::State::load_inputs() {
                   << (tuples ? std::to_string(*tuples) : r.size().to_string()) << " tuples, "
                   << r.bdd().node_count() << " nodes, " << seconds_since(start) << " s\n";
     }
+  }
+}
+
+bool Engine::State::is_input(const rel::Relation& r) const {
+  const RelationDecl& decl = *shapes[relation_index.at(r.name())].decl;
+  return options.built_inputs.count(r.name()) != 0 || decl.has(RelationFlag::kInputTuples) ||
+         decl.has(RelationFlag::kInput);
+}
+
+// Compares each input with its seed, then loads the seeds plan_seeds allows.
+void Engine::State::apply_seeds() {
+  const std::filesystem::path& dir = *options.seed_dir;
+  std::set<std::string> available;
+  for (const rel::Relation& r : relations) {
+    const std::filesystem::path file = dir / (r.name() + ".bdd");
+    if (std::filesystem::is_regular_file(file)) available.insert(r.name());
+    if (!is_input(r)) continue;
+    if (available.count(r.name()) == 0) {
+      seed_inputs[r.name()] = InputChange::kOther;
+      continue;
+    }
+    rel::Relation old(*space, r.name(), r.attributes());
+    rel::read_bdd_file(file, old);
+    seed_inputs[r.name()] = old.bdd() == r.bdd()              ? InputChange::kSame
+                            : (old.bdd() - r.bdd()).is_zero() ? InputChange::kGrew
+                                                              : InputChange::kOther;
+  }
+  seed_plan = plan_seeds(program, seed_inputs, available);
+  for (rel::Relation& r : relations)
+    if (seed_plan.seeded.count(r.name()) != 0) rel::read_bdd_file(dir / (r.name() + ".bdd"), r);
+  if (progress()) {
+    *progress() << "[seed] " << seed_plan.seeded.size() << " relations start from " << dir.string()
+                << ", " << seed_plan.recomputed.size() << " are recomputed\n";
   }
 }
 
@@ -1126,6 +1163,10 @@ void Engine::run() {
       ScopedSeconds timer(s.overheads.loading);
       s.position = "loading the inputs";
       s.load_inputs();
+      if (s.options.seed_dir) {
+        s.position = "loading the seeds";
+        s.apply_seeds();
+      }
     }
     const std::vector<Stratum> strata = stratify(s.program);
     try {
@@ -1167,6 +1208,20 @@ void Engine::write_outputs() {
       rel::write_bdd_file(s.options.output_dir / (r.name() + ".bdd"), r);
     }
   }
+}
+
+void Engine::write_state(const std::filesystem::path& dir) const {
+  std::filesystem::create_directories(dir);
+  for (const rel::Relation& r : state_->relations)
+    rel::write_bdd_file(dir / (r.name() + ".bdd"), r);
+}
+
+const SeedPlan& Engine::seed_plan() const {
+  return state_->seed_plan;
+}
+
+const std::map<std::string, InputChange>& Engine::seed_inputs() const {
+  return state_->seed_inputs;
 }
 
 const rel::Relation& Engine::relation(const std::string& name) const {

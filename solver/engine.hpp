@@ -18,6 +18,7 @@
 #include "relations/relation.hpp"
 #include "solver/ast.hpp"
 #include "solver/keyed_index.hpp"
+#include "solver/seeding.hpp"
 #include "solver/tuple_rule.hpp"
 #include "support/big_uint.hpp"
 
@@ -81,6 +82,10 @@ struct EngineOptions {
   bool new_elements_for_missing_names = false;
   // run() stops once the inputs are loaded and every rule is planned (refract check).
   bool plan_only = false;
+  // A solve of the same rules on fewer input tuples, as Engine::write_state left it (issue 35:
+  // the JDK's start-up fixpoint): each input is compared with its value there, and the derived
+  // relations solver/seeding.hpp allows start from theirs instead of from nothing.
+  std::optional<std::filesystem::path> seed_dir;
 };
 
 // Per-rule profile, reported by --stats.
@@ -139,6 +144,13 @@ class Engine {
   void run();
   // Writes output/outputtuples relations (atomically, one file each).
   void write_outputs();
+  // Writes every relation, inputs included, as DIR/NAME.bdd (each file atomically): what a
+  // later solve reads as EngineOptions::seed_dir.
+  void write_state(const std::filesystem::path& dir) const;
+  // With EngineOptions::seed_dir, once run() has loaded the inputs: what was seeded and what
+  // recomputed, and how each input compared with the seed's.
+  const SeedPlan& seed_plan() const;
+  const std::map<std::string, InputChange>& seed_inputs() const;
 
   BigUint relation_size(const std::string& relation) const;
   // Every tuple of a relation, in BDD order; for tests and printtuples.

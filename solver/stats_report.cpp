@@ -1,6 +1,9 @@
 #include "solver/stats_report.hpp"
 
+#include <map>
+#include <ostream>
 #include <sstream>
+#include <string>
 
 #include "support/json.hpp"
 
@@ -14,6 +17,36 @@ void write_list(std::ostream& out, const std::vector<Number>& values) {
   out << '[';
   for (std::size_t i = 0; i < values.size(); ++i) out << (i == 0 ? "" : ", ") << values[i];
   out << ']';
+}
+
+// With a seed (EngineOptions::seed_dir): which derived relations started from it, which were
+// recomputed and why, and how each input compared with its seed.
+void write_seeding(std::ostream& out, const Engine& engine) {
+  const std::map<std::string, InputChange>& inputs = engine.seed_inputs();
+  if (inputs.empty()) return;
+  const SeedPlan& plan = engine.seed_plan();
+  out << "  \"seeding\": {\"seeded\": [";
+  bool first = true;
+  for (const std::string& name : plan.seeded) {
+    out << (first ? "" : ", ") << json_string(name);
+    first = false;
+  }
+  out << "], \"recomputed\": {";
+  first = true;
+  for (const auto& [name, why] : plan.recomputed) {
+    out << (first ? "" : ", ") << json_string(name) << ": " << json_string(why);
+    first = false;
+  }
+  out << "}, \"inputs\": {";
+  first = true;
+  for (const auto& [name, change] : inputs) {
+    const char* text = change == InputChange::kSame   ? "same"
+                       : change == InputChange::kGrew ? "grew"
+                                                      : "other";
+    out << (first ? "" : ", ") << json_string(name) << ": \"" << text << "\"";
+    first = false;
+  }
+  out << "}},\n";
 }
 
 }  // namespace
@@ -52,6 +85,7 @@ std::string stats_json(const Program& program, const Engine& engine, const Phase
       << ", \"absorbing\": " << overheads.absorbing << ", \"reporting\": " << overheads.reporting
       << ", \"tuple_rules\": " << overheads.tuple_rules
       << ", \"keyed_joins\": " << overheads.keyed_joins << "},\n";
+  write_seeding(out, engine);
   out << "  \"relations\": {";
   for (std::size_t i = 0; i < program.relations.size(); ++i) {
     const std::string& name = program.relations[i].name;

@@ -96,6 +96,23 @@ TEST_F(BddFileTest, RoundTripUnderADifferentOrderRemapsVariables) {
             tuples);
 }
 
+// A relation saved when its domains were smaller (a cached fixpoint over the JDK's part, issue
+// 35) reads into larger ones: the same tuples, the new bits 0, under any order.
+TEST_F(BddFileTest, AFileOfSmallerDomainsReadsIntoLargerOnes) {
+  const std::vector<std::pair<std::string, std::string>> attributes{{"v", "V0"}, {"h", "H0"}};
+  const Tuples tuples = random_tuples(4, 300, {100, 37});
+  {
+    Space small({{"V", 100}, {"H", 37}}, "V0_H0");
+    Relation r = small.relation(attributes);
+    r.set_bdd(bdd_from_tuples(r, tuples));
+    write_bdd_file(dir_ / "small.bdd", r);
+  }
+  Space large({{"V", 1000}, {"H", 300}}, "H0xV0");
+  Relation r = large.relation(attributes);
+  read_bdd_file(dir_ / "small.bdd", r);
+  EXPECT_EQ(tuples_of(r), tuples);
+}
+
 TEST_F(BddFileTest, RoundTripThreeAttributesTwoInstancesOfOneDomain) {
   const std::vector<std::pair<std::string, std::uint64_t>> domains{{"V", 1000}, {"H", 5}};
   const std::vector<std::pair<std::string, std::string>> attributes{
@@ -278,9 +295,9 @@ TEST_F(BddFileErrorTest, VariableLines) {
   EXPECT_EQ(error_for(with_line(2, "0 1 2 3")),
             ":2:1: expected the variable line of V0, like '# 0 1 2' (least significant bit first)");
   EXPECT_EQ(error_for(with_line(2, "# 0 1 2")),
-            ":2:8: variable line of V0 lists 3 variables but V0 has 4 bits");
+            ":2:8: variable line of V0 lists 3 variables but the info line gives V0 4 bits");
   EXPECT_EQ(error_for(with_line(2, "# 0 1 2 3 9")),
-            ":2:11: variable line of V0 lists 5 variables but V0 has 4 bits");
+            ":2:11: variable line of V0 lists 5 variables but the info line gives V0 4 bits");
   EXPECT_EQ(error_for(with_line(2, "# 0 1 x 3")),
             ":2:7: expected a BDD variable number, found 'x'");
   EXPECT_EQ(error_for(with_line(2, "# 0 1 -2 3")),

@@ -1,0 +1,93 @@
+#include "solver/seeding.hpp"
+
+#include <vector>
+
+namespace refract::solver {
+
+namespace {
+
+std::string where(const Rule& rule) {
+  return "the rule at line " + std::to_string(rule.where.line);
+}
+
+// Relations that may hold more tuples than in the seed's solve: inputs that changed, and
+// every derived relation that reads one, through any number of rules.
+std::set<std::string> may_have_grown(const Program& program,
+                                     const std::map<std::string, InputChange>& inputs) {
+  std::set<std::string> grown;
+  for (const auto& [name, change] : inputs)
+    if (change != InputChange::kSame) grown.insert(name);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const Rule& rule : program.rules) {
+      if (grown.count(rule.head.relation) != 0) continue;
+      for (const Literal& literal : rule.body) {
+        const Atom* atom = std::get_if<Atom>(&literal);
+        if (atom != nullptr && grown.count(atom->relation) != 0) {
+          grown.insert(rule.head.relation);
+          changed = true;
+          break;
+        }
+      }
+    }
+  }
+  return grown;
+}
+
+// Why `rule` alone makes its head unsafe to seed, or "" when it does not.
+std::string unsafe_because(const Rule& rule, const std::set<std::string>& grown,
+                           const std::map<std::string, InputChange>& inputs,
+                           const std::map<std::string, std::string>& unsafe) {
+  for (const Literal& literal : rule.body) {
+    const Atom* atom = std::get_if<Atom>(&literal);
+    if (atom == nullptr) continue;
+    const std::string& body = atom->relation;
+    if (rule.numbering && grown.count(body) != 0)
+      return where(rule) + " numbers the paths of " + body + ", which may have grown";
+    if (atom->negated && grown.count(body) != 0)
+      return where(rule) + " negates " + body + ", which may have grown";
+    if (const auto input = inputs.find(body);
+        input != inputs.end() && input->second == InputChange::kOther)
+      return where(rule) + " reads input " + body + ", which lost tuples or has no seed";
+    if (unsafe.count(body) != 0 && body != rule.head.relation)
+      return where(rule) + " reads " + body + ", which is recomputed";
+  }
+  return "";
+}
+
+}  // namespace
+
+SeedPlan plan_seeds(const Program& program, const std::map<std::string, InputChange>& inputs,
+                    const std::set<std::string>& available) {
+  const std::set<std::string> grown = may_have_grown(program, inputs);
+  std::set<std::string> derived;
+  for (const Rule& rule : program.rules)
+    if (inputs.count(rule.head.relation) == 0) derived.insert(rule.head.relation);
+  // Unsafe spreads along positive reads too: a relation recomputed may lose tuples its seed
+  // had, and so may every relation derived from it.
+  std::map<std::string, std::string> unsafe;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const Rule& rule : program.rules) {
+      const std::string& head = rule.head.relation;
+      if (derived.count(head) == 0 || unsafe.count(head) != 0) continue;
+      std::string why = unsafe_because(rule, grown, inputs, unsafe);
+      if (why.empty()) continue;
+      unsafe[head] = std::move(why);
+      changed = true;
+    }
+  }
+  SeedPlan plan;
+  for (const std::string& name : derived) {
+    if (const auto u = unsafe.find(name); u != unsafe.end()) {
+      plan.recomputed[name] = u->second;
+    } else if (available.count(name) == 0) {
+      plan.recomputed[name] = "the seed does not have it";
+    } else {
+      plan.seeded.insert(name);
+    }
+  }
+  return plan;
+}
+
+}  // namespace refract::solver
