@@ -303,7 +303,7 @@ bdd::Bdd read_body(Scanner& scan, const std::unordered_map<std::uint64_t, int>& 
 
 }  // namespace
 
-void read_bdd_file(const std::filesystem::path& file, Relation& r) {
+void read_bdd_file(const std::filesystem::path& file, Relation& r, OutsideValues outside) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw InputError({file.string()}, "cannot open BDD file for relation " + r.name());
   Scanner scan(in.rdbuf(), file.string());
@@ -326,7 +326,7 @@ void read_bdd_file(const std::filesystem::path& file, Relation& r) {
     value = universe;  // bddbddb's "every tuple"
   } else {
     value &= high_bits_zero;
-    for (std::size_t i = 0; i < r.arity(); ++i) {
+    for (std::size_t i = 0; i < r.arity() && outside == OutsideValues::kReject; ++i) {
       const Attribute& a = r.attributes()[i];
       if (!(value - r.space().valid_values(a.physical)).is_zero()) {
         const LogicalDomain& d = r.space().domain(a.domain);

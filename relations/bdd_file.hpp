@@ -27,7 +27,12 @@ namespace refract::rel {
 // file means every tuple of the domains; any other BDD holding a value outside a
 // domain (written under a larger domain size) is rejected. Errors are InputError
 // at FILE:LINE:COL.
-void read_bdd_file(const std::filesystem::path& file, Relation& r);
+// `values_outside_domains`: kReject (inputs) or kKeep, for a seed (solver::EngineOptions::
+// seed_dir), which holds what the solve that wrote it held, values a caller built past a
+// domain's size included (a constructor made of bit equalities).
+enum class OutsideValues { kReject, kKeep };
+void read_bdd_file(const std::filesystem::path& file, Relation& r,
+                   OutsideValues outside = OutsideValues::kReject);
 
 // Writes r atomically with this run's variable numbers (identity var-to-level
 // line: refract never reorders). Node ids run 2, 3, ... in file order.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <deque>
+#include <fstream>
 #include <functional>
 #include <iomanip>
 #include <limits>
@@ -27,6 +28,7 @@
 #include "solver/step_timer.hpp"
 #include "solver/stratify.hpp"
 #include "solver/tuple_rule.hpp"
+#include "support/atomic_file.hpp"
 
 namespace refract::solver {
 
@@ -116,8 +118,20 @@ struct Engine::State {
   std::uint64_t evaluations = 0;  // rule evaluations begun, for options.max_evaluations
   bool in_evaluation = false;     // the last one begun has not ended (the next begins after it)
   std::optional<Clock::time_point> ended;  // of run(), however it ended
-  SeedPlan seed_plan;                      // with options.seed_dir
+  // With options.seed_dir (solver/seeding.hpp): how each input compares with the seed's, the
+  // relations that may have grown, the seed's domain sizes, the seed's values read so far, and
+  // per derived relation, once its stratum is about to run, whether it took its seed.
+  SeedPlan seed_plan;
   std::map<std::string, InputChange> seed_inputs;
+  std::set<std::string> seed_grown;
+  std::set<std::string> seed_available;
+  std::map<std::string, std::uint64_t> seed_domain_sizes;
+  std::map<std::string, std::optional<Bdd>> seed_values;
+  std::map<std::string, bool> seed_within_old_domains;
+  std::map<std::size_t, Bdd> seed_loaded;  // per relation of the stratum running: its seed
+  std::map<std::size_t, Bdd> seed_gains;   // per relation solved: what it holds beyond its seed
+  std::deque<Rule> delta_rules;            // rules with one literal moved first (delta_plan)
+  std::map<std::pair<std::size_t, std::size_t>, RulePlan> delta_plans;
 
   State(const Program& p, EngineOptions o) : program(p), options(std::move(o)) {}
 
@@ -129,8 +143,18 @@ struct Engine::State {
   void load_inputs();
   bool is_input(const rel::Relation& r) const;
   void apply_seeds();
+  void seed_stratum(const Stratum& stratum);
+  std::optional<Bdd> seed_value(const std::string& name);
+  bool within_old_domains(const std::string& name);
+  bool negation_may_fail(const Rule& rule, const Atom& atom);
   void plan_rules(const std::vector<Stratum>& strata);
   void evaluate_stratum(const Stratum& stratum, std::size_t number, std::size_t total);
+  bool runs_from_seed(const Stratum& stratum) const;
+  Bdd valid_tuples(const rel::Relation& r) const;
+  const RulePlan& delta_plan(std::size_t rule, std::size_t literal,
+                             const std::set<std::size_t>& members);
+  void evaluate_seeded_stratum(const Stratum& stratum, std::size_t number, std::size_t total);
+  void record_seed_gains(const Stratum& stratum);
   static bool is_identity(const AtomStep& step);
   Bdd prepare_atom(const AtomStep& step, const Bdd& contents, const Bdd& filter = Bdd::one()) const;
   // prepare_atom of a relation the stratum does not change, all of it.
@@ -325,30 +349,369 @@ bool Engine::State::is_input(const rel::Relation& r) const {
          decl.has(RelationFlag::kInput);
 }
 
-// Compares each input with its seed, then loads the seeds plan_seeds allows.
+// Compares each input with its seed; the derived relations take theirs stratum by stratum
+// (seed_stratum), once what their rules negate is solved.
 void Engine::State::apply_seeds() {
   const std::filesystem::path& dir = *options.seed_dir;
-  std::set<std::string> available;
   for (const rel::Relation& r : relations) {
-    const std::filesystem::path file = dir / (r.name() + ".bdd");
-    if (std::filesystem::is_regular_file(file)) available.insert(r.name());
+    if (std::filesystem::is_regular_file(dir / (r.name() + ".bdd")))
+      seed_available.insert(r.name());
     if (!is_input(r)) continue;
-    if (available.count(r.name()) == 0) {
-      seed_inputs[r.name()] = InputChange::kOther;
-      continue;
-    }
-    rel::Relation old(*space, r.name(), r.attributes());
-    rel::read_bdd_file(file, old);
-    seed_inputs[r.name()] = old.bdd() == r.bdd()              ? InputChange::kSame
-                            : (old.bdd() - r.bdd()).is_zero() ? InputChange::kGrew
-                                                              : InputChange::kOther;
+    const std::optional<Bdd> old = seed_value(r.name());
+    if (old) seed_gains[relation_index.at(r.name())] = (r.bdd() - *old) & valid_tuples(r);
+    seed_inputs[r.name()] = !old                         ? InputChange::kOther
+                            : *old == r.bdd()            ? InputChange::kSame
+                            : (*old - r.bdd()).is_zero() ? InputChange::kGrew
+                                                         : InputChange::kOther;
   }
-  seed_plan = plan_seeds(program, seed_inputs, available);
-  for (rel::Relation& r : relations)
-    if (seed_plan.seeded.count(r.name()) != 0) rel::read_bdd_file(dir / (r.name() + ".bdd"), r);
-  if (progress()) {
-    *progress() << "[seed] " << seed_plan.seeded.size() << " relations start from " << dir.string()
-                << ", " << seed_plan.recomputed.size() << " are recomputed\n";
+  // A relation no rule derives and no input fills stays empty: it gained nothing.
+  std::set<std::string> heads;
+  for (const Rule& rule : program.rules) heads.insert(rule.head.relation);
+  for (std::size_t r = 0; r < relations.size(); ++r)
+    if (!is_input(relations[r]) && heads.count(relations[r].name()) == 0)
+      seed_gains[r] = Bdd::zero();
+  std::ifstream domains(dir / kSeedDomainsFile);
+  std::string name;
+  std::uint64_t size = 0;
+  while (domains >> name >> size) seed_domain_sizes[name] = size;
+  seed_grown = may_have_grown(program, seed_inputs);
+}
+
+std::optional<Bdd> Engine::State::seed_value(const std::string& name) {
+  const auto known = seed_values.find(name);
+  if (known != seed_values.end()) return known->second;
+  std::optional<Bdd>& value = seed_values[name];
+  if (seed_available.count(name) != 0) {
+    const rel::Relation& r = relations[relation_index.at(name)];
+    rel::Relation old(*space, name, r.attributes());
+    rel::read_bdd_file(*options.seed_dir / (name + ".bdd"), old, rel::OutsideValues::kKeep);
+    value = old.bdd();
+  }
+  return value;
+}
+
+// The seed's value of `name` holds only elements the seed's domains had.
+bool Engine::State::within_old_domains(const std::string& name) {
+  const auto known = seed_within_old_domains.find(name);
+  if (known != seed_within_old_domains.end()) return known->second;
+  bool within = false;
+  if (const std::optional<Bdd> old = seed_value(name)) {
+    Bdd universe = Bdd::one();
+    within = true;
+    for (const rel::Attribute& a : relations[relation_index.at(name)].attributes()) {
+      const auto size = seed_domain_sizes.find(space->domain(a.domain).name);
+      if (size == seed_domain_sizes.end() || size->second == 0) {
+        within = false;
+        break;
+      }
+      universe &= space->physical(a.physical).block.in_range(0, size->second - 1);
+    }
+    within = within && (*old - universe).is_zero();
+  }
+  return seed_within_old_domains[name] = within;
+}
+
+// A negation over a solved relation fails on a derivation of the seed's solve only if the
+// relation gained a tuple whose values at the rule's bound positions that solve had: the
+// bindings of its derivations, read from seeds within the seed's domains, had only those.
+bool Engine::State::negation_may_fail(const Rule& rule, const Atom& atom) {
+  if (seed_grown.count(atom.relation) == 0) return false;
+  const std::optional<Bdd> old = seed_value(atom.relation);
+  if (!old || seed_domain_sizes.empty()) return true;
+  const rel::Relation& negated = relations[relation_index.at(atom.relation)];
+  const auto known_gain = seed_gains.find(relation_index.at(atom.relation));
+  const Bdd gained = known_gain != seed_gains.end() ? known_gain->second : negated.bdd() - *old;
+  if (gained.is_zero()) return false;
+  for (const Literal& literal : rule.body) {
+    const Atom* positive = std::get_if<Atom>(&literal);
+    if (positive != nullptr && !positive->negated && !within_old_domains(positive->relation))
+      return true;
+  }
+  const std::set<std::string> local = negation_local_variables(rule);
+  Bdd bound_old = Bdd::one();
+  for (std::size_t p = 0; p < atom.arguments.size(); ++p) {
+    const Term& term = atom.arguments[p];
+    const bool bound = (term.kind == Term::Kind::kVariable && local.count(term.text) == 0) ||
+                       term.kind == Term::Kind::kNumber || term.kind == Term::Kind::kName;
+    if (!bound) continue;
+    const rel::Attribute& a = negated.attributes()[p];
+    const auto size = seed_domain_sizes.find(space->domain(a.domain).name);
+    if (size == seed_domain_sizes.end() || size->second == 0) return true;
+    bound_old &= space->physical(a.physical).block.in_range(0, size->second - 1);
+  }
+  return !(gained & bound_old).is_zero();
+}
+
+// Before a stratum runs: each of its relations takes its seed unless one of its rules may have
+// lost a derivation of the seed's solve (seed_unsafe_because), or reads a relation that did.
+void Engine::State::seed_stratum(const Stratum& stratum) {
+  std::map<std::string, std::string> unsafe;
+  SeedQuestions questions;
+  questions.input_change = [&](const std::string& name) -> std::optional<InputChange> {
+    const auto found = seed_inputs.find(name);
+    if (found == seed_inputs.end()) return std::nullopt;
+    return found->second;
+  };
+  // A relation solved from nothing for want of a seed is still a superset of the seed's.
+  questions.recomputed = [&](const std::string& name) {
+    return unsafe.count(name) != 0 ||
+           (seed_plan.recomputed.count(name) != 0 && seed_available.count(name) != 0);
+  };
+  questions.may_have_grown = [&](const std::string& name) { return seed_grown.count(name) != 0; };
+  questions.negation_may_fail = [&](const Rule& rule, const Atom& atom) {
+    return negation_may_fail(rule, atom);
+  };
+  const std::set<std::string> members(stratum.relations.begin(), stratum.relations.end());
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::size_t r : stratum.rules) {
+      const Rule& rule = program.rules[r];
+      const std::string& head = rule.head.relation;
+      if (members.count(head) == 0 || unsafe.count(head) != 0 || seed_inputs.count(head) != 0)
+        continue;
+      std::string why = seed_unsafe_because(rule, questions);
+      if (why.empty()) continue;
+      unsafe[head] = std::move(why);
+      changed = true;
+    }
+  }
+  for (const std::string& name : stratum.relations) {
+    if (seed_inputs.count(name) != 0) continue;
+    if (const auto u = unsafe.find(name); u != unsafe.end()) {
+      seed_plan.recomputed[name] = u->second;
+    } else if (seed_available.count(name) == 0) {
+      seed_plan.recomputed[name] = "the seed does not have it";
+    } else {
+      const std::size_t index = relation_index.at(name);
+      relations[index].set_bdd(*seed_value(name));
+      seed_loaded[index] = relations[index].bdd();
+      seed_values.erase(name);  // the relation holds it now, and will hold more
+      seed_plan.seeded.insert(name);
+    }
+  }
+}
+
+// Every tuple of valid values of r's attributes: what a gain is cut down to. A relation a caller
+// builds of bit equalities (a context constructor) also holds values past a domain's size;
+// across a seed those change with the domains' widths, and what they gain is no element.
+Bdd Engine::State::valid_tuples(const rel::Relation& r) const {
+  Bdd universe = Bdd::one();
+  for (const rel::Attribute& a : r.attributes()) universe &= space->valid_values(a.physical);
+  return universe;
+}
+
+// Whether a stratum can run from its seed semi-naively (evaluate_seeded_stratum): every member
+// took its seed, and every relation its rules read has a known gain since the seed's solve.
+bool Engine::State::runs_from_seed(const Stratum& stratum) const {
+  for (const std::string& name : stratum.relations)
+    if (seed_plan.seeded.count(name) == 0) return false;
+  for (std::size_t r : stratum.rules) {
+    for (const Literal& literal : program.rules[r].body) {
+      const Atom* atom = std::get_if<Atom>(&literal);
+      if (atom == nullptr || atom->negated) continue;
+      const std::size_t index = relation_index.at(atom->relation);
+      if (seed_loaded.count(index) == 0 && seed_gains.count(index) == 0) return false;
+    }
+  }
+  return true;
+}
+
+// The plan of `rule` with body literal `literal` read first: the delta of that atom starts the
+// join, so that a small gain costs little whatever the other atoms hold.
+const RulePlan& Engine::State::delta_plan(std::size_t rule, std::size_t literal,
+                                          const std::set<std::size_t>& members) {
+  const auto key = std::make_pair(rule, literal);
+  if (const auto found = delta_plans.find(key); found != delta_plans.end()) return found->second;
+  // Then, greedily, the positive atom sharing the most bits of bound variables (written order
+  // on ties): joined in the written order, the return rule's VarPointsTo(cc, r, hc, h) first met
+  // InstanceEdge(ctx, i, cc, m), on cc alone, which insens's one context makes a product with
+  // every call edge.
+  const Rule& written = program.rules[rule];
+  const std::map<std::string, std::string> domains = variable_domains(program, written);
+  auto bits_of = [&](const std::string& variable) -> std::size_t {
+    const auto domain = domains.find(variable);
+    if (domain == domains.end()) return 0;
+    const std::optional<rel::DomainId> id = space->find_domain(domain->second);
+    if (!id) return 0;
+    std::size_t bits = 0;
+    for (std::uint64_t size = space->domain(*id).size; size > 1; size = (size + 1) / 2) ++bits;
+    return bits;
+  };
+  Rule reordered = written;
+  reordered.body.clear();
+  std::vector<bool> taken(written.body.size(), false);
+  std::set<std::string> bound;
+  auto take = [&](std::size_t k) {
+    taken[k] = true;
+    reordered.body.push_back(written.body[k]);
+    if (const Atom* atom = std::get_if<Atom>(&written.body[k]); atom && !atom->negated)
+      for (const Term& t : atom->arguments)
+        if (t.kind == Term::Kind::kVariable) bound.insert(t.text);
+  };
+  take(literal);
+  for (;;) {
+    std::optional<std::size_t> best;
+    std::size_t best_shared = 0;
+    for (std::size_t k = 0; k < written.body.size(); ++k) {
+      const Atom* atom = std::get_if<Atom>(&written.body[k]);
+      if (taken[k] || atom == nullptr || atom->negated) continue;
+      std::size_t shared = 0;
+      for (const Term& t : atom->arguments)
+        if (t.kind == Term::Kind::kVariable && bound.count(t.text) != 0) shared += bits_of(t.text);
+      if (!best || shared > best_shared) {
+        best = k;
+        best_shared = shared;
+      }
+    }
+    if (!best) break;
+    take(*best);
+  }
+  for (std::size_t k = 0; k < written.body.size(); ++k)
+    if (!taken[k]) reordered.body.push_back(written.body[k]);  // negations and comparisons
+  delta_rules.push_back(std::move(reordered));
+  // The stratum's atoms weigh first when instances are chosen, as in the rule's own plan: the
+  // full members then need no rename.
+  return delta_plans.emplace(key, plan_rule(delta_rules.back(), shapes, *space, members))
+      .first->second;
+}
+
+// A stratum whose members all start from their seeds, the fixpoint of the seed's inputs: what
+// is new can only come from what the body relations gained since. Each round joins each
+// atom's gain, first, with all of the other atoms; a round's new tuples are the next round's
+// gains (classic semi-naive evaluation, without the prefixes evaluate_stratum keeps, which
+// would cost a whole first sweep over full relations).
+void Engine::State::evaluate_seeded_stratum(const Stratum& stratum, std::size_t number,
+                                            std::size_t total) {
+  ++overheads.strata_from_seed;
+  std::set<std::size_t> members;
+  std::string label;
+  for (const std::string& name : stratum.relations) {
+    members.insert(relation_index.at(name));
+    label += (label.empty() ? "" : ", ") + name;
+  }
+  // Per relation, what it gained since its seed, piece by piece in the order gained; per rule
+  // and body literal, how many pieces of its relation it has joined. A relation the stratum
+  // does not change has one piece, its gain since the seed's solve.
+  std::map<std::size_t, std::vector<Bdd>> pieces;
+  std::map<std::pair<std::size_t, std::size_t>, std::size_t> joined;
+  for (std::size_t rule : stratum.rules) {
+    for (const Literal& literal : program.rules[rule].body) {
+      const Atom* atom = std::get_if<Atom>(&literal);
+      if (atom == nullptr || atom->negated) continue;
+      const std::size_t r = relation_index.at(atom->relation);
+      if (members.count(r) != 0 || pieces.count(r) != 0) continue;
+      const auto g = seed_gains.find(r);
+      pieces[r] = g == seed_gains.end() || g->second.is_zero() ? std::vector<Bdd>{}
+                                                               : std::vector<Bdd>{g->second};
+    }
+  }
+  // Per plan step: the atom's relation prepared, and the value it was prepared from. A member
+  // grows: what it gained since is prepared and added (a rename distributes over union), so
+  // that no round renames all of a large relation again.
+  struct Prepared {
+    Bdd from;
+    Bdd value;
+  };
+  std::map<std::pair<const RulePlan*, std::size_t>, Prepared> prepared;
+  auto full_value = [&](const RulePlan& plan, std::size_t s, const AtomStep& atom) -> Bdd {
+    const auto key = std::make_pair(&plan, s);
+    const auto found = prepared.find(key);
+    if (members.count(atom.relation) == 0) {
+      if (found != prepared.end()) return found->second.value;
+      return prepared[key].value = prepare_static_atom(atom);
+    }
+    const Bdd& now = relations[atom.relation].bdd();
+    if (found == prepared.end()) {
+      Prepared& fresh = prepared[key];
+      fresh = {now, prepare_atom(atom, now)};
+      return fresh.value;
+    }
+    Prepared& p = found->second;
+    if (p.from != now) {
+      p.value |= prepare_atom(atom, now - p.from);
+      p.from = now;
+    }
+    return p.value;
+  };
+  // Gauss-Seidel, as evaluate_stratum: a rule sees at once what the rules before it added, and
+  // runs again while a literal of it has pieces it has not joined.
+  std::size_t pass = 0;
+  for (bool changed = true; changed;) {
+    changed = false;
+    ++pass;
+    position = "stratum " + std::to_string(number) + "/" + std::to_string(total) + " {" + label +
+               "} seeded pass " + std::to_string(pass);
+    std::map<std::size_t, Bdd> added;
+    for (std::size_t rule : stratum.rules) {
+      const Rule& written = program.rules[rule];
+      const bool reads_own_head =
+          std::any_of(written.body.begin(), written.body.end(), [&](const Literal& l) {
+            const Atom* a = std::get_if<Atom>(&l);
+            return a != nullptr && !a->negated && a->relation == written.head.relation;
+          });
+      for (bool again = true; again;) {
+        again = false;
+        for (std::size_t k = 0; k < written.body.size(); ++k) {
+          const Atom* atom = std::get_if<Atom>(&written.body[k]);
+          if (atom == nullptr || atom->negated) continue;
+          const std::vector<Bdd>& log = pieces[relation_index.at(atom->relation)];
+          std::size_t& seen = joined[{rule, k}];
+          if (seen == log.size()) continue;
+          Bdd gain = Bdd::zero();
+          for (std::size_t p = seen; p < log.size(); ++p) gain |= log[p];
+          seen = log.size();
+          const RulePlan& plan = delta_plan(rule, k, members);
+          begin_evaluation(rule);
+          const Bdd result = run_rule(rule, [&] {
+            Bdd acc = Bdd::one();
+            for (std::size_t s = 0; s < plan.steps.size() && !acc.is_zero(); ++s) {
+              const AtomStep* step = std::get_if<AtomStep>(&plan.steps[s]);
+              Bdd value;
+              if (step != nullptr && plan.body_literals[s] == 0) {
+                value = prepare_atom(*step, gain);
+              } else if (step != nullptr) {
+                value = full_value(plan, s, *step);
+              }
+              acc = apply_step(plan.steps[s], acc, value);
+            }
+            return finish_head(plan, acc);
+          });
+          rel::Relation& head = relations[plan.head];
+          const Bdd fresh = result - head.bdd();
+          if (fresh.is_zero()) continue;
+          head.set_bdd(head.bdd() | fresh);
+          pieces[plan.head].push_back(fresh);
+          added[plan.head] = added.count(plan.head) ? added[plan.head] | fresh : fresh;
+          changed = true;
+          again = again || reads_own_head;
+        }
+      }
+    }
+    if (progress() && changed) {
+      std::string sizes;
+      for (const auto& [r, fresh] : added) {
+        rel::Relation d(*space, "", relations[r].attributes());
+        d.set_bdd(fresh);
+        sizes += " " + relations[r].name() + " +" + d.size().to_string();
+      }
+      *progress() << "[solve] stratum " << number << "/" << total << " {" << label
+                  << "} from its seed, pass " << pass << " at " << std::fixed
+                  << std::setprecision(1) << seconds_since(started) << " s:" << sizes << "; nodes "
+                  << space->manager().stats().used_nodes << "\n";
+      progress()->unsetf(std::ios::floatfield);
+    }
+  }
+}
+
+// After a stratum: what each relation that took its seed holds beyond it, for the strata that
+// read it (runs_from_seed, negation_may_fail).
+void Engine::State::record_seed_gains(const Stratum& stratum) {
+  for (const std::string& name : stratum.relations) {
+    const std::size_t index = relation_index.at(name);
+    const auto loaded = seed_loaded.find(index);
+    if (loaded == seed_loaded.end()) continue;
+    seed_gains[index] = relations[index].bdd() - loaded->second;
+    seed_loaded.erase(loaded);
   }
 }
 
@@ -1174,8 +1537,24 @@ void Engine::run() {
       s.plan_rules(strata);
       if (s.options.plan_only) return;
       s.last_results.assign(s.plans.size(), Bdd::zero());
-      for (std::size_t i = 0; i < strata.size(); ++i)
-        s.evaluate_stratum(strata[i], i + 1, strata.size());
+      for (std::size_t i = 0; i < strata.size(); ++i) {
+        if (!s.options.seed_dir) {
+          s.evaluate_stratum(strata[i], i + 1, strata.size());
+          continue;
+        }
+        s.seed_stratum(strata[i]);
+        if (s.runs_from_seed(strata[i])) {
+          s.evaluate_seeded_stratum(strata[i], i + 1, strata.size());
+        } else {
+          s.evaluate_stratum(strata[i], i + 1, strata.size());
+        }
+        s.record_seed_gains(strata[i]);
+      }
+      if (s.options.seed_dir && s.progress()) {
+        *s.progress() << "[seed] " << s.seed_plan.seeded.size() << " relations started from "
+                      << s.options.seed_dir->string() << ", " << s.seed_plan.recomputed.size()
+                      << " from nothing\n";
+      }
     } catch (const bdd::OperationStopped& e) {
       s.throw_stopped(e, {s.program.file}, "during BDD operation " + e.operation());
     }
@@ -1214,6 +1593,14 @@ void Engine::write_state(const std::filesystem::path& dir) const {
   std::filesystem::create_directories(dir);
   for (const rel::Relation& r : state_->relations)
     rel::write_bdd_file(dir / (r.name() + ".bdd"), r);
+  // The domains' sizes: which elements the solve had, for a solve seeded from this one
+  // (Engine::State::negation_may_fail).
+  AtomicOutputFile domains(dir / kSeedDomainsFile);
+  for (std::size_t d = 0; d < state_->space->domain_count(); ++d) {
+    const rel::LogicalDomain& domain = state_->space->domain(static_cast<rel::DomainId>(d));
+    domains.stream() << domain.name << " " << domain.size << "\n";
+  }
+  domains.commit();
 }
 
 const SeedPlan& Engine::seed_plan() const {

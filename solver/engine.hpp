@@ -123,14 +123,18 @@ struct RuleProfile {
 // Where the solver's time goes besides the rules' own products (RuleProfile), reported by
 // --stats: what an order or a rule rewrite cannot explain shows up here.
 struct EngineProfile {
-  double loading = 0;             // reading and encoding the inputs
-  double preparing = 0;           // renaming full relations for a first sweep
-  double deltas = 0;              // finding what each rule has not yet seen
-  double absorbing = 0;           // adding rule results to their heads
-  double reporting = 0;           // counting new tuples for the progress lines
-  std::uint64_t tuple_rules = 0;  // rules evaluated on explicit tuples (tuple_join_max_input)
-  std::uint64_t keyed_joins = 0;  // joins with a keyed restriction of a static side
+  double loading = 0;                  // reading and encoding the inputs
+  double preparing = 0;                // renaming full relations for a first sweep
+  double deltas = 0;                   // finding what each rule has not yet seen
+  double absorbing = 0;                // adding rule results to their heads
+  double reporting = 0;                // counting new tuples for the progress lines
+  std::uint64_t tuple_rules = 0;       // rules evaluated on explicit tuples (tuple_join_max_input)
+  std::uint64_t keyed_joins = 0;       // joins with a keyed restriction of a static side
+  std::uint64_t strata_from_seed = 0;  // run from their seeds (EngineOptions::seed_dir)
 };
+
+// In a state Engine::write_state writes: `DOMAIN SIZE` per line.
+inline constexpr const char* kSeedDomainsFile = "domain-sizes.txt";
 
 class Engine {
  public:
@@ -144,8 +148,8 @@ class Engine {
   void run();
   // Writes output/outputtuples relations (atomically, one file each).
   void write_outputs();
-  // Writes every relation, inputs included, as DIR/NAME.bdd (each file atomically): what a
-  // later solve reads as EngineOptions::seed_dir.
+  // Writes every relation, inputs included, as DIR/NAME.bdd (each file atomically), and each
+  // domain's size in DIR/domain-sizes.txt: what a later solve reads as EngineOptions::seed_dir.
   void write_state(const std::filesystem::path& dir) const;
   // With EngineOptions::seed_dir, once run() has loaded the inputs: what was seeded and what
   // recomputed, and how each input compared with the seed's.

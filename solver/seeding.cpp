@@ -10,6 +10,8 @@ std::string where(const Rule& rule) {
   return "the rule at line " + std::to_string(rule.where.line);
 }
 
+}  // namespace
+
 // Relations that may hold more tuples than in the seed's solve: inputs that changed, and
 // every derived relation that reads one, through any number of rules.
 std::set<std::string> may_have_grown(const Program& program,
@@ -34,28 +36,23 @@ std::set<std::string> may_have_grown(const Program& program,
   return grown;
 }
 
-// Why `rule` alone makes its head unsafe to seed, or "" when it does not.
-std::string unsafe_because(const Rule& rule, const std::set<std::string>& grown,
-                           const std::map<std::string, InputChange>& inputs,
-                           const std::map<std::string, std::string>& unsafe) {
+std::string seed_unsafe_because(const Rule& rule, const SeedQuestions& questions) {
   for (const Literal& literal : rule.body) {
     const Atom* atom = std::get_if<Atom>(&literal);
     if (atom == nullptr) continue;
     const std::string& body = atom->relation;
-    if (rule.numbering && grown.count(body) != 0)
+    if (rule.numbering && questions.may_have_grown(body))
       return where(rule) + " numbers the paths of " + body + ", which may have grown";
-    if (atom->negated && grown.count(body) != 0)
-      return where(rule) + " negates " + body + ", which may have grown";
-    if (const auto input = inputs.find(body);
-        input != inputs.end() && input->second == InputChange::kOther)
+    if (atom->negated && questions.negation_may_fail(rule, *atom))
+      return where(rule) + " negates " + body +
+             ", which may have gained tuples on values the seed had";
+    if (questions.input_change(body) == InputChange::kOther)
       return where(rule) + " reads input " + body + ", which lost tuples or has no seed";
-    if (unsafe.count(body) != 0 && body != rule.head.relation)
+    if (body != rule.head.relation && questions.recomputed(body))
       return where(rule) + " reads " + body + ", which is recomputed";
   }
   return "";
 }
-
-}  // namespace
 
 SeedPlan plan_seeds(const Program& program, const std::map<std::string, InputChange>& inputs,
                     const std::set<std::string>& available) {
@@ -66,12 +63,23 @@ SeedPlan plan_seeds(const Program& program, const std::map<std::string, InputCha
   // Unsafe spreads along positive reads too: a relation recomputed may lose tuples its seed
   // had, and so may every relation derived from it.
   std::map<std::string, std::string> unsafe;
+  SeedQuestions questions;
+  questions.input_change = [&](const std::string& name) -> std::optional<InputChange> {
+    const auto found = inputs.find(name);
+    if (found == inputs.end()) return std::nullopt;
+    return found->second;
+  };
+  questions.recomputed = [&](const std::string& name) { return unsafe.count(name) != 0; };
+  questions.may_have_grown = [&](const std::string& name) { return grown.count(name) != 0; };
+  questions.negation_may_fail = [&](const Rule&, const Atom& atom) {
+    return grown.count(atom.relation) != 0;
+  };
   for (bool changed = true; changed;) {
     changed = false;
     for (const Rule& rule : program.rules) {
       const std::string& head = rule.head.relation;
       if (derived.count(head) == 0 || unsafe.count(head) != 0) continue;
-      std::string why = unsafe_because(rule, grown, inputs, unsafe);
+      std::string why = seed_unsafe_because(rule, questions);
       if (why.empty()) continue;
       unsafe[head] = std::move(why);
       changed = true;

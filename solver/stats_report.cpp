@@ -84,7 +84,8 @@ std::string stats_json(const Program& program, const Engine& engine, const Phase
       << ", \"preparing\": " << overheads.preparing << ", \"deltas\": " << overheads.deltas
       << ", \"absorbing\": " << overheads.absorbing << ", \"reporting\": " << overheads.reporting
       << ", \"tuple_rules\": " << overheads.tuple_rules
-      << ", \"keyed_joins\": " << overheads.keyed_joins << "},\n";
+      << ", \"keyed_joins\": " << overheads.keyed_joins
+      << ", \"strata_from_seed\": " << overheads.strata_from_seed << "},\n";
   write_seeding(out, engine);
   out << "  \"relations\": {";
   for (std::size_t i = 0; i < program.relations.size(); ++i) {
