@@ -70,8 +70,14 @@ po::options_description analyze_options() {
       "constants; the default with reflection) or reachable (the classes reachable by name from "
       "the main class; the default with --reflection none)")(
       "reflection-rules", po::value<std::string>(),
-      "folder of the reflection rules (default: the shipped ones)")("quiet,q",
-                                                                    "no progress on stderr");
+      "folder of the reflection rules (default: the shipped ones)")(
+      "jdk-cache",
+      "start the solve from the cached fixpoint of the JDK's start-up work (solved once per JDK, "
+      "rules, options and refract build; --reflection none and insens only; experimental: "
+      "see README, \"The JDK once\")")(
+      "cache-dir", po::value<std::string>(),
+      "where --jdk-cache keeps its fixpoints (default: $XDG_CACHE_HOME/refract, else "
+      "~/.cache/refract); implies --jdk-cache")("quiet,q", "no progress on stderr");
   return options;
 }
 
@@ -160,6 +166,11 @@ std::optional<AnalyzeArguments> parse_analyze_arguments(int argc, char** argv) {
   read_choice(vm, "closed-world", parse_closed_world, args.application_closed_world);
   if (vm.count("reflection-rules"))
     args.reflection.rules = vm["reflection-rules"].as<std::string>();
+  if (vm.count("cache-dir")) {
+    args.cache_dir = vm["cache-dir"].as<std::string>();
+    if (args.cache_dir->empty()) throw po::error("--cache-dir: empty path");
+  }
+  args.jdk_cache = vm.count("jdk-cache") != 0 || args.cache_dir.has_value();
   args.quiet = vm.count("quiet") != 0;
   return args;
 }

@@ -44,6 +44,8 @@ struct AnalyzeArguments {
   // constants of its code name (default with reflection); reachable: the classes reachable by
   // name from the main class (default without)
   std::optional<bool> application_closed_world;
+  bool jdk_cache = false;                // --jdk-cache, or --cache-dir
+  std::optional<std::string> cache_dir;  // default: default_cache_dir() (cli/jdk_cache.hpp)
   bool quiet = false;
 };
 

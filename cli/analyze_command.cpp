@@ -16,6 +16,7 @@
 #include "cli/analyze_run.hpp"
 #include "cli/class_path_options.hpp"
 #include "cli/commands.hpp"
+#include "cli/jdk_cache.hpp"
 #include "cli/option_values.hpp"
 #include "cli/program_facts.hpp"
 #include "cli/run_command.hpp"
@@ -88,7 +89,7 @@ struct ReflectionRun {
 void write_stats(const fs::path& file, const AnalyzeArguments& args,
                  const pointsto::AnalysisResult& r, const frontend::FactCounts& counts,
                  const HeapSummary& heaps, const ReflectionRun& reflection, double facts_seconds,
-                 double total_seconds) {
+                 double total_seconds, const JdkCacheUse& cache) {
   AtomicOutputFile file_out(file);
   std::ostream& out = file_out.stream();
   out << "{\n  \"main\": " << json_string(args.main_class)
@@ -128,6 +129,10 @@ void write_stats(const fs::path& file, const AnalyzeArguments& args,
       << ",\n  \"reflection\": {\"mode\": " << json_string(reflection.mode)
       << ", \"ran\": " << json_string(reflection.ran)
       << ", \"notice\": " << (reflection.notice ? json_string(*reflection.notice) : "null") << "}";
+  out << ",\n  \"jdk_cache\": {\"status\": " << json_string(cache.status)
+      << ", \"key\": " << json_string(cache.key) << ", \"build_seconds\": " << cache.build_seconds
+      << ", \"seeded\": " << json_string_array(r.seeded)
+      << ", \"recomputed\": " << json_string_object(r.recomputed) << "}";
   if (heaps.strings) {
     const strings::StringColoring& s = *heaps.strings;
     out << ",\n  \"string_constants\": " << s.string_constants
@@ -265,7 +270,12 @@ PreparedAnalysis prepare_analysis(const AnalyzeArguments& args, const AnalyzeInp
           : pointsto::HeapMerge{};
   std::optional<strings::StringColoring> coloring;
   const auto coloring_start = Clock::now();
-  if (args.color_strings) coloring = strings::color_string_constants(extracted);
+  // By part without reflection, so that the JDK's objects are numbered alike for every program
+  // (cli/jdk_cache.hpp); with it, the reflection rules need the whole program's conflicts.
+  if (args.color_strings) {
+    coloring = with_reflection ? strings::color_string_constants(extracted)
+                               : strings::color_string_constants_by_part(extracted);
+  }
   const double coloring_seconds =
       std::chrono::duration<double>(Clock::now() - coloring_start).count();
   // The sites of each are disjoint: exception types, builder types, primitive array types,
@@ -338,6 +348,8 @@ int analyze_extracted(const AnalyzeArguments& args, const AnalyzeInputs& inputs,
       program.extractor->invocation_positions();
   const bool with_reflection = args.reflection.mode.kind != reflection::ModeKind::kNone;
   const double facts_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  const JdkCacheUse cache = use_jdk_cache(args, facts, progress);
+  if (cache.state) options.seed_dir = *cache.state;
   reflection::Mode ran = args.reflection.mode;
   std::optional<std::string> notice;
   std::unique_ptr<pointsto::Analysis> analysis;
@@ -387,7 +399,8 @@ int analyze_extracted(const AnalyzeArguments& args, const AnalyzeInputs& inputs,
   }
   const double total = std::chrono::duration<double>(Clock::now() - start).count();
   write_stats(out / "stats.json", args, result, program.extractor->counts(), heaps,
-              {args.reflection.mode.to_string(), ran.to_string(), notice}, facts_seconds, total);
+              {args.reflection.mode.to_string(), ran.to_string(), notice}, facts_seconds, total,
+              cache);
   if (progress) {
     *progress << "[analyze] " << args.context << ": " << result.call_graph.reachable_methods.size()
               << " reachable methods, " << result.call_graph.edges.size() << " call edges, "

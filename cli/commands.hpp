@@ -17,5 +17,6 @@ int ir_command(int argc, char** argv);
 int analyze_command(int argc, char** argv);
 int compare_command(int argc, char** argv);
 int order_search_command(int argc, char** argv);
+int cache_command(int argc, char** argv);
 
 }  // namespace refract::cli

@@ -16,7 +16,8 @@ void print_usage(std::ostream& out) {
          "  ir       print the three-address IR of Java classes\n"
          "  analyze  points-to analysis and call graph of a Java program with the JDK\n"
          "  compare  one program under several encodings side by side (tables, charts)\n"
-         "  order-search  variable orders for a program, tried on a bounded solve and ranked\n\n"
+         "  order-search  variable orders for a program, tried on a bounded solve and ranked\n"
+         "  cache    list or clear the cached JDK start-up fixpoints `analyze` starts from\n\n"
          "Run 'refract <command> --help' for the options of a command.\n";
 }
 
@@ -39,6 +40,7 @@ int main(int argc, char** argv) {
   if (command == "analyze") return refract::cli::analyze_command(argc - 1, argv + 1);
   if (command == "compare") return refract::cli::compare_command(argc - 1, argv + 1);
   if (command == "order-search") return refract::cli::order_search_command(argc - 1, argv + 1);
+  if (command == "cache") return refract::cli::cache_command(argc - 1, argv + 1);
   std::cerr << "refract: unknown command '" << command << "'\n";
   print_usage(std::cerr);
   return refract::cli::kExitUsage;

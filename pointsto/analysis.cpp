@@ -240,6 +240,7 @@ AnalysisResult Analysis::run() {
     };
   }
   engine_options.profile = options_.rule_stats.has_value();
+  engine_options.seed_dir = options_.seed_dir;
   engine_ = std::make_unique<solver::Engine>(*program_, engine_options);
   auto write_rule_stats = [&](const std::string& stopped) {
     solver::PhaseTimes times;
@@ -255,6 +256,9 @@ AnalysisResult Analysis::run() {
   }
   result.seconds["solve"] = since(start);
   if (options_.rule_stats) write_rule_stats("");
+  if (options_.state_dir) engine_->write_state(*options_.state_dir);
+  result.seeded = engine_->seed_plan().seeded;
+  result.recomputed = engine_->seed_plan().recomputed;
 
   start = Clock::now();
   if (options_.progress) *options_.progress << "[analyze] reading the call graph and statistics\n";
@@ -308,6 +312,8 @@ CallGraphIds Analysis::prepass_call_graph() const {
   options.flavour = parse_context_flavour("insens", "--context");
   options.order.reset();
   options.max_evaluations.reset();
+  options.seed_dir.reset();  // a seed and a state are of the cloning solve, not of this one
+  options.state_dir.reset();
   options.max_nodes_produced = 0;
   options.dumps.clear();
   options.rule_stats.reset();

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,10 @@ struct AnalysisOptions {
   // as `refract solve --stats` writes it
   std::optional<std::filesystem::path> rule_stats;
   std::ostream* progress = nullptr;
+  // A solve of the same rules on a part of these facts to start from (solver::EngineOptions::
+  // seed_dir: the JDK's start-up fixpoint), and where to leave this solve's state for one.
+  std::optional<std::filesystem::path> seed_dir;
+  std::optional<std::filesystem::path> state_dir;
 };
 
 struct AnalysisResult {
@@ -67,6 +72,10 @@ struct AnalysisResult {
   bdd::ManagerStats bdd;
   std::uint64_t cloning_paths = 0;  // cloning: the most call paths to one method (cap 2^62)
   bool cloning_wrapped = false;     // cloning: some method had more, contexts wrapped around
+  // With AnalysisOptions::seed_dir: the relations that started from the seed, and the others
+  // with why (solver/seeding.hpp).
+  std::set<std::string> seeded;
+  std::map<std::string, std::string> recomputed;
 };
 
 class Analysis {

@@ -25,28 +25,14 @@ void write_seeding(std::ostream& out, const Engine& engine) {
   const std::map<std::string, InputChange>& inputs = engine.seed_inputs();
   if (inputs.empty()) return;
   const SeedPlan& plan = engine.seed_plan();
-  out << "  \"seeding\": {\"seeded\": [";
-  bool first = true;
-  for (const std::string& name : plan.seeded) {
-    out << (first ? "" : ", ") << json_string(name);
-    first = false;
-  }
-  out << "], \"recomputed\": {";
-  first = true;
-  for (const auto& [name, why] : plan.recomputed) {
-    out << (first ? "" : ", ") << json_string(name) << ": " << json_string(why);
-    first = false;
-  }
-  out << "}, \"inputs\": {";
-  first = true;
-  for (const auto& [name, change] : inputs) {
-    const char* text = change == InputChange::kSame   ? "same"
-                       : change == InputChange::kGrew ? "grew"
-                                                      : "other";
-    out << (first ? "" : ", ") << json_string(name) << ": \"" << text << "\"";
-    first = false;
-  }
-  out << "}},\n";
+  std::map<std::string, std::string> changes;
+  for (const auto& [name, change] : inputs)
+    changes[name] = change == InputChange::kSame   ? "same"
+                    : change == InputChange::kGrew ? "grew"
+                                                   : "other";
+  out << "  \"seeding\": {\"seeded\": " << json_string_array(plan.seeded)
+      << ", \"recomputed\": " << json_string_object(plan.recomputed)
+      << ", \"inputs\": " << json_string_object(changes) << "},\n";
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 #include "strings/string_coloring.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <set>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -77,7 +79,40 @@ std::set<std::uint64_t> strings_kept_apart(const frontend::FactDatabase& facts) 
   return out;
 }
 
-StringColoring color_string_constants(const frontend::FactDatabase& facts) {
+namespace {
+
+// The relations coloring reads, as `facts` have them over the JDK's part alone
+// (FactDatabase::jdk_part_size): the tuples whose every element is in it.
+frontend::FactDatabase jdk_part_of(const frontend::FactDatabase& facts) {
+  frontend::FactDatabase out;
+  for (const frontend::FactDomain& d : facts.domains()) {
+    frontend::FactDomain& copy = out.add_domain(d.name(), d.description());
+    const std::uint64_t part = facts.jdk_part_size(d.name());
+    for (std::uint64_t i = 0; i < part; ++i) copy.intern(d.names()[i]);
+  }
+  out.mark_jdk_part();
+  for (const char* name : {"StringConstant", "MethodDeclared", "FieldDeclared", "SubtypeOf",
+                           "ReflectiveCall", "CallIn", "VarMethod", "Alloc"}) {
+    const frontend::FactRelation& r = facts.relation(name);
+    frontend::FactRelation& copy = out.add_relation(r.name(), r.attributes(), r.description());
+    std::vector<std::uint64_t> limits;
+    for (const frontend::FactAttribute& a : r.attributes())
+      limits.push_back(facts.jdk_part_size(a.domain));
+    const std::vector<std::uint64_t>& values = r.raw_values();
+    for (std::size_t row = 0; row < values.size(); row += r.arity()) {
+      bool inside = true;
+      for (std::size_t a = 0; a < r.arity() && inside; ++a) inside = values[row + a] < limits[a];
+      if (inside) copy.add(std::span<const std::uint64_t>(values.data() + row, r.arity()));
+    }
+  }
+  return out;
+}
+
+// The coloring of the constants `facts` has that `colored` accepts, conflicts and kept-apart
+// constants as `facts` say, each color an object named `color_name` N.
+StringColoring color_constants(const frontend::FactDatabase& facts,
+                               const std::function<bool(std::uint64_t)>& colored,
+                               const std::string& color_name) {
   StringColoring result;
   const std::vector<std::string>& heaps = facts.domain("H").names();
   const std::set<std::uint64_t> kept_apart = strings_kept_apart(facts);
@@ -85,6 +120,7 @@ StringColoring color_string_constants(const frontend::FactDatabase& facts) {
   // The constants to color, in lexicographic order of their text (the paper's total order).
   std::vector<std::uint64_t> constants;
   for (const auto& t : facts.relation("StringConstant").sorted_tuples()) {
+    if (!colored(t[0])) continue;
     ++result.string_constants;
     if (kept_apart.count(t[0]) != 0) {
       ++result.kept_apart;
@@ -120,9 +156,34 @@ StringColoring color_string_constants(const frontend::FactDatabase& facts) {
     for (std::size_t k : cliques_of[s]) clique_max[k] = std::max(clique_max[k], color);
     colors.insert(color);
     if (!cliques_of[s].empty()) ++result.member_names;
-    result.merge[constants[s]] = "<string constants, color " + std::to_string(color) + ">";
+    result.merge[constants[s]] = color_name + std::to_string(color) + ">";
   }
   result.colors = colors.size();
+  return result;
+}
+
+}  // namespace
+
+StringColoring color_string_constants(const frontend::FactDatabase& facts) {
+  return color_constants(
+      facts, [](std::uint64_t) { return true; }, "<string constants, color ");
+}
+
+StringColoring color_string_constants_by_part(const frontend::FactDatabase& facts) {
+  const std::uint64_t jdk_part = facts.jdk_part_size("H");
+  const auto all = [](std::uint64_t) { return true; };
+  if (jdk_part == 0) return color_string_constants(facts);
+  // The JDK's constants as the JDK alone colors them, so that their objects are the same for
+  // every program (issue 35's stable numbers); the program's apart, in colors of their own.
+  StringColoring result = color_constants(jdk_part_of(facts), all, "<string constants, color ");
+  const StringColoring program = color_constants(
+      facts, [&](std::uint64_t h) { return h >= jdk_part; }, "<program string constants, color ");
+  result.merge.insert(program.merge.begin(), program.merge.end());
+  result.string_constants += program.string_constants;
+  result.kept_apart += program.kept_apart;
+  result.member_names += program.member_names;
+  result.colors += program.colors;
+  result.largest_clique = std::max(result.largest_clique, program.largest_clique);
   return result;
 }
 

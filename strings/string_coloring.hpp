@@ -45,6 +45,16 @@ std::set<std::uint64_t> strings_kept_apart(const frontend::FactDatabase& facts);
 // T names, Alloc, VarMethod, ReflectiveCall, CallIn).
 StringColoring color_string_constants(const frontend::FactDatabase& facts);
 
+// The same in two parts where the facts have a JDK's part (FactDatabase::jdk_part_size): the
+// JDK's constants as the JDK's part alone colors them, so that the objects they become are the
+// same for every program (issue 35), and the program's own constants in colors of their own
+// (`<program string constants, color N>`), with the conflicts of every class. A JDK constant
+// that only the program would keep apart (a member name of its classes, a string of its
+// reflective methods) then shares a color: for the reflection rules, which let only constants
+// kept apart select members by name, that loses targets, so `refract analyze` colors by part
+// only under --reflection none. Stats (string_constants, kept_apart, ...) add up both parts.
+StringColoring color_string_constants_by_part(const frontend::FactDatabase& facts);
+
 // Writes `CONSTANT<TAB>OBJECT` per merged constant, sorted, the constant as the H map of the
 // unmerged facts names it: what each color object stands for. Atomic (temporary, then renamed).
 void write_string_colors(const std::filesystem::path& file, const StringColoring& coloring,

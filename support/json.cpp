@@ -36,4 +36,17 @@ std::string json_string(std::string_view text) {
   return out + "\"";
 }
 
+std::string json_string_array(const std::set<std::string>& items) {
+  std::string out = "[";
+  for (const std::string& item : items) out += (out.size() > 1 ? ", " : "") + json_string(item);
+  return out + "]";
+}
+
+std::string json_string_object(const std::map<std::string, std::string>& items) {
+  std::string out = "{";
+  for (const auto& [key, value] : items)
+    out += (out.size() > 1 ? ", " : "") + json_string(key) + ": " + json_string(value);
+  return out + "}";
+}
+
 }  // namespace refract

@@ -111,6 +111,39 @@ TEST(StringColoringTest, MemberNamesOfOneClassGetDistinctObjectsAndTheRestShareO
   EXPECT_EQ(c.colors, 4u);
 }
 
+// Issue 35: under a JDK's part, the JDK's constants get the colors the JDK's part alone gives
+// them, whatever the program adds, and the program's constants colors of their own.
+TEST(StringColoringTest, ByPartTheJdkConstantsAreColoredAsTheJdkAloneColorsThem) {
+  Program jdk;
+  jdk.add_class("J");
+  const std::uint64_t boot = jdk.add_method("J", "boot");
+  jdk.add_method("J", "aa");
+  const auto aa = jdk.add_string("aa", boot), zz = jdk.add_string("zz", boot);
+  FactDatabase alone = jdk.facts();
+  alone.mark_jdk_part();
+  const StringColoring alone_colors = color_string_constants_by_part(alone);
+
+  Program whole = jdk;
+  // The program's class P has members named by both JDK constants: in one coloring of the
+  // whole program they would get distinct colors; by part they keep the JDK's.
+  FactDatabase before = whole.facts();
+  before.mark_jdk_part();
+  whole.add_class("P");
+  const std::uint64_t run = whole.add_method("P", "aa");
+  whole.add_method("P", "zz");
+  const auto mine = whole.add_string("mine", run);
+  FactDatabase facts = whole.facts();
+  for (const frontend::FactDomain& d : before.domains())
+    facts.set_jdk_part_size(d.name(), before.jdk_part_size(d.name()));
+  const StringColoring colors = color_string_constants_by_part(facts);
+  EXPECT_EQ(colors.merge.at(aa), alone_colors.merge.at(aa));
+  EXPECT_EQ(colors.merge.at(zz), alone_colors.merge.at(zz));
+  EXPECT_EQ(colors.merge.at(aa), colors.merge.at(zz));  // both color 0 for the JDK alone
+  EXPECT_NE(color_string_constants(facts).merge.at(aa), color_string_constants(facts).merge.at(zz));
+  EXPECT_EQ(colors.merge.at(mine), "<program string constants, color 0>");
+  EXPECT_EQ(colors.string_constants, 3u);
+}
+
 // Soot quotes member names that are Jimple-reserved words ("<A: void 'from'()>"); the string
 // constant that names such a member has no quotes, and must still conflict with the others.
 TEST(StringColoringTest, MembersWithReservedNamesConflictThroughTheirUnquotedName) {

@@ -1,0 +1,320 @@
+#include "cli/jdk_cache.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <vector>
+
+#include "frontend/class_path.hpp"
+#include "support/atomic_file.hpp"
+#include "support/content_hash.hpp"
+#include "support/error.hpp"
+
+namespace refract::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kFormat = "refract JDK fixpoint cache 1";
+
+fs::path jdk_home(const ClassPathArguments& class_path) {
+  if (class_path.jdk) return *class_path.jdk;
+  if (auto found = frontend::find_default_jdk()) return *found;
+  throw InputError({"--jdk"}, "no JDK 17 found; name one with --jdk DIR");
+}
+
+std::vector<fs::path> sorted_files(const fs::path& dir, bool recursive) {
+  std::vector<fs::path> files;
+  if (recursive) {
+    for (const auto& e : fs::recursive_directory_iterator(dir))
+      if (e.is_regular_file()) files.push_back(e.path());
+  } else {
+    for (const auto& e : fs::directory_iterator(dir))
+      if (e.is_regular_file()) files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// Per domain of `facts`: its first `sizes` elements' names hashed, or all of them.
+std::string domain_line(const frontend::FactDomain& domain, std::uint64_t size) {
+  ContentHash hash;
+  for (std::uint64_t i = 0; i < size; ++i) hash.add(domain.names()[i]);
+  return domain.name() + "\t" + std::to_string(size) + "\t" + hash.hex();
+}
+
+// The DOMAINS file of an entry: every domain of the JDK's part, its size and names' hash.
+std::string domains_text(const frontend::FactDatabase& facts) {
+  std::string text;
+  for (const frontend::FactDomain& d : facts.domains()) text += domain_line(d, d.size()) + "\n";
+  return text;
+}
+
+// Whether `facts` number their first elements as the entry's DOMAINS say; else why not.
+std::optional<std::string> numbering_differs(const fs::path& domains_file,
+                                             const frontend::FactDatabase& facts) {
+  std::ifstream in(domains_file);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string name;
+    std::uint64_t size = 0;
+    fields >> name >> size;
+    const frontend::FactDomain& domain = facts.domain(name);
+    if (domain.size() < size || domain_line(domain, size) != line) {
+      return "the program's facts number the JDK's part of domain " + name +
+             " otherwise than the JDK alone (classes on the class path that the JDK names, or "
+             "an option that merges objects across the JDK and the program)";
+    }
+  }
+  return std::nullopt;
+}
+
+std::string manifest_text(const fs::path& entry) {
+  std::string text;
+  for (const fs::path& file : sorted_files(entry / "state", false))
+    text += "state/" + file.filename().string() + "\t" + file_hash(file) + "\n";
+  text += "DOMAINS\t" + file_hash(entry / "DOMAINS") + "\n";
+  return text;
+}
+
+// Why the entry cannot be used (a missing or changed file), or nothing.
+std::optional<std::string> corrupt(const fs::path& entry) {
+  std::ifstream in(entry / "MANIFEST");
+  if (!in) return "no MANIFEST";
+  std::map<std::string, std::string> listed;
+  std::string line;
+  while (std::getline(in, line)) {
+    const std::size_t tab = line.find('\t');
+    if (tab == std::string::npos) return "a MANIFEST line without a hash";
+    listed[line.substr(0, tab)] = line.substr(tab + 1);
+  }
+  if (listed.count("DOMAINS") == 0) return "the MANIFEST does not list DOMAINS";
+  std::size_t state_files = 0;
+  for (const fs::path& file : sorted_files(entry / "state", false)) {
+    const std::string name = "state/" + file.filename().string();
+    if (listed.count(name) == 0) return name + " is not in the MANIFEST";
+    ++state_files;
+  }
+  if (state_files + 1 != listed.size()) return "a file the MANIFEST lists is missing";
+  for (const auto& [name, hash] : listed) {
+    if (!fs::is_regular_file(entry / name)) return name + " is missing";
+    if (file_hash(entry / name) != hash) return name + " does not match its checksum";
+  }
+  return std::nullopt;
+}
+
+void write_text(const fs::path& file, const std::string& text) {
+  AtomicOutputFile out(file);
+  out.stream() << text;
+  out.commit();
+}
+
+// Solves the JDK's part alone with `args`' options into a new entry `entry`.
+void build_entry(const AnalyzeArguments& args, const fs::path& entry, std::ostream* progress) {
+  const fs::path building =
+      entry.parent_path() / (entry.filename().string() + ".building-" + std::to_string(::getpid()));
+  fs::remove_all(building);
+  fs::create_directories(building);
+  try {
+    AnalyzeInputs inputs;
+    ClassPathArguments jdk_only = args.class_path;
+    jdk_only.entries.clear();  // the JDK alone: what the application adds is not its part
+    inputs.program = extract_jdk_part(jdk_only, nullptr);
+    PreparedAnalysis prepared = prepare_analysis(args, inputs, nullptr);
+    pointsto::AnalysisOptions options = prepared.options;
+    options.work_dir = building / "facts";
+    options.state_dir = building / "state";
+    options.rule_stats.reset();
+    options.dumps.clear();
+    options.progress = progress;
+    pointsto::Analysis analysis(prepared.facts(), inputs.program->extractor->invocation_positions(),
+                                options);
+    analysis.run();
+    fs::remove_all(building / "facts");
+    write_text(building / "DOMAINS", domains_text(prepared.facts()));
+    write_text(building / "MANIFEST", manifest_text(building));
+    std::time_t now = std::time(nullptr);
+    char created[32];
+    std::strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    write_text(building / "INFO", std::string(kFormat) + "\ncreated\t" + created + "\nflavour\t" +
+                                      args.context + "\njdk\t" +
+                                      jdk_home(args.class_path).string() + "\n");
+    std::error_code error;
+    fs::rename(building, entry, error);
+    // Another analysis put the same entry in place first: theirs serves as well as ours.
+    if (error) fs::remove_all(building);
+  } catch (...) {
+    fs::remove_all(building);
+    throw;
+  }
+}
+
+}  // namespace
+
+fs::path default_cache_dir() {
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg != '\0')
+    return fs::path(xdg) / "refract";
+  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0')
+    return fs::path(home) / ".cache" / "refract";
+  return fs::temp_directory_path() / "refract-cache";
+}
+
+std::optional<std::string> jdk_cache_unsupported(const AnalyzeArguments& args) {
+  if (!args.jdk_cache) return "not asked for (--jdk-cache)";
+  if (args.reflection.mode.kind != reflection::ModeKind::kNone)
+    return "reflection adds facts over the JDK's part that depend on the program; the cache "
+           "serves --reflection none";
+  const pointsto::ContextFlavour flavour =
+      pointsto::parse_context_flavour(args.context, "--context");
+  if (flavour.kind != pointsto::ContextKind::kInsensitive)
+    return "the contexts of " + flavour.name +
+           " are fields as wide as the program's element numbers, which the JDK alone does not "
+           "fix; the cache serves insens";
+  return std::nullopt;
+}
+
+std::string jdk_cache_key(const AnalyzeArguments& args) {
+  ContentHash hash;
+  hash.add(kFormat);
+  hash.add_file("/proc/self/exe");  // this refract build
+  const fs::path jmods = jdk_home(args.class_path) / "jmods";
+  for (const fs::path& jmod : sorted_files(jmods, false)) {
+    hash.add(jmod.filename().string());
+    hash.add_file(jmod);
+  }
+  for (const fs::path& rule : sorted_files(args.rules, true)) {
+    hash.add(fs::relative(rule, args.rules).string());
+    hash.add_file(rule);
+  }
+  // What changes the relations or the numbering; an --order, the limits and the output do not.
+  std::ostringstream options;
+  options << "context " << args.context << "\ncontext-bits "
+          << (args.context_bits ? static_cast<int>(*args.context_bits) : -1) << "\nexceptions "
+          << pointsto::to_string(args.exception_objects) << "\nbuilders "
+          << pointsto::to_string(args.string_builders) << "\nprimitive arrays "
+          << pointsto::to_string(args.primitive_arrays) << "\nallocated strings "
+          << pointsto::to_string(args.allocated_strings) << "\ncoloring " << args.color_strings
+          << "\nheap numbering " << pointsto::to_string(args.heap_numbering) << "\nreflection "
+          << args.reflection.mode.to_string() << "\nskip bad classes "
+          << args.class_path.skip_bad_classes << "\n";
+  hash.add(options.str());
+  return hash.hex();
+}
+
+JdkCacheUse use_jdk_cache(const AnalyzeArguments& args, const frontend::FactDatabase& facts,
+                          std::ostream* progress) {
+  JdkCacheUse use;
+  if (const auto why = jdk_cache_unsupported(args)) {
+    use.status = "off: " + *why;
+    return use;
+  }
+  if (facts.jdk_part_size("M") == 0) {
+    use.status = "off: the class path has no JDK";
+    return use;
+  }
+  const fs::path dir = args.cache_dir ? fs::path(*args.cache_dir) : default_cache_dir();
+  use.key = jdk_cache_key(args);
+  const fs::path entry = dir / use.key;
+  std::string status = "hit";
+  if (fs::exists(entry)) {
+    if (const auto why = corrupt(entry)) {
+      std::cerr << "warning: the cached JDK fixpoint " << entry.string() << " is corrupt (" << *why
+                << "): rebuilding it\n";
+      fs::remove_all(entry);
+      status = "rebuilt: " + *why;
+    }
+  } else {
+    status = "built";
+  }
+  if (status != "hit") {
+    if (progress)
+      *progress << "[cache] solving the JDK's start-up part alone into " << entry.string() << "\n";
+    std::error_code error;
+    fs::create_directories(dir, error);
+    if (error)
+      throw InputError({dir.string()}, "cannot create the cache folder: " + error.message());
+    const auto start = Clock::now();
+    try {
+      build_entry(args, entry, progress);
+    } catch (const fs::filesystem_error& e) {
+      throw InputError({dir.string()}, std::string("cannot write the cache: ") + e.what());
+    }
+    use.build_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  }
+  if (const auto why = numbering_differs(entry / "DOMAINS", facts)) {
+    use.status = "off: " + *why;
+    return use;
+  }
+  use.status = status;
+  use.state = entry / "state";
+  if (progress)
+    *progress << "[cache] starting from " << use.state->string() << " (" << status << ")\n";
+  return use;
+}
+
+namespace {
+
+// An entry's name: 32 hexadecimal digits (jdk_cache_key); a build in progress adds
+// `.building-PID`.
+bool is_entry_name(const std::string& name) {
+  return name.size() == 32 && std::all_of(name.begin(), name.end(), [](char c) {
+           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+         });
+}
+
+bool is_build_name(const std::string& name) {
+  const std::size_t dot = name.find(".building-");
+  return dot != std::string::npos && is_entry_name(name.substr(0, dot));
+}
+
+}  // namespace
+
+std::vector<JdkCacheEntry> list_jdk_cache(const fs::path& dir) {
+  std::vector<JdkCacheEntry> entries;
+  if (!fs::is_directory(dir)) return entries;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (!e.is_directory() || !is_entry_name(name)) continue;
+    JdkCacheEntry entry;
+    entry.key = name;
+    for (const auto& f : fs::recursive_directory_iterator(e.path()))
+      if (f.is_regular_file()) entry.bytes += f.file_size();
+    std::ifstream info(e.path() / "INFO");
+    std::string line;
+    std::getline(info, line);  // the format line
+    while (std::getline(info, line)) {
+      std::replace(line.begin(), line.end(), '\t', ' ');
+      entry.info += (entry.info.empty() ? "" : "; ") + line;
+    }
+    entry.corrupt = corrupt(e.path());
+    entries.push_back(std::move(entry));
+  }
+  std::sort(entries.begin(), entries.end(),
+            [](const JdkCacheEntry& a, const JdkCacheEntry& b) { return a.key < b.key; });
+  return entries;
+}
+
+std::size_t clear_jdk_cache(const fs::path& dir) {
+  std::size_t removed = 0;
+  if (!fs::is_directory(dir)) return removed;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (!is_entry_name(name) && !is_build_name(name)) continue;
+    fs::remove_all(e.path());
+    ++removed;
+  }
+  return removed;
+}
+
+}  // namespace refract::cli

@@ -1,0 +1,153 @@
+// `refract analyze --jdk-cache` and `refract cache` end to end (issue 35; cli/jdk_cache.hpp), on
+// the small JDK of the points-to tests: every output the same with and without the cache, cold
+// and warm; a corrupt entry found, reported and rebuilt; a changed rule file a new entry;
+// `cache list` and `cache clear`.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "cli/run_refract.hpp"
+#include "exporters/json_reader.hpp"
+#include "pointsto/small_jdk.hpp"
+
+namespace refract::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kFixtureClasses = REFRACT_FIXTURE_CLASSES;
+
+class JdkCacheTest : public ::testing::Test {
+ protected:
+  // The `fields` fixture under insens without reflection, into `out`, with `extra` options.
+  RunResult analyze(const std::string& out, const std::vector<std::string>& extra) {
+    std::vector<std::string> args = {"analyze",
+                                     "--jdk",
+                                     small_jdk().string(),
+                                     "--classpath",
+                                     kFixtureClasses.string(),
+                                     "--main",
+                                     "pointsto.fields.Main",
+                                     "--reflection",
+                                     "none",
+                                     "--out",
+                                     (dir_.path() / out).string(),
+                                     "--quiet"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_refract(args, dir_.path());
+  }
+
+  std::vector<std::string> cache() const {
+    return {"--cache-dir", (dir_.path() / "cache").string()};
+  }
+
+  JsonValue stats(const std::string& out) const {
+    const std::string text = read_file(dir_.path() / out / "stats.json");
+    return JsonReader(text).document().at("jdk_cache");
+  }
+
+  // Every output file of the two runs but stats.json, byte for byte.
+  void expect_same_outputs(const std::string& a, const std::string& b) const {
+    for (const char* name : {"reachable-methods.txt", "call-edges.tsv", "callgraph.json",
+                             "string-colors.tsv", "VarPointsTo.tsv"}) {
+      EXPECT_EQ(read_file(dir_.path() / a / name), read_file(dir_.path() / b / name)) << name;
+    }
+  }
+
+  std::vector<fs::path> entries() const {
+    std::vector<fs::path> out;
+    for (const auto& e : fs::directory_iterator(dir_.path() / "cache")) out.push_back(e.path());
+    return out;
+  }
+
+  TempDir dir_;
+};
+
+TEST_F(JdkCacheTest, ColdAndWarmRunsGiveWhatARunWithoutTheCacheGives) {
+  const std::vector<std::string> dump = {"--dump", "VarPointsTo"};
+  ASSERT_EQ(analyze("plain", dump).exit_code, 0);
+  std::vector<std::string> cached = cache();
+  cached.insert(cached.end(), dump.begin(), dump.end());
+  const RunResult cold = analyze("cold", cached);
+  ASSERT_EQ(cold.exit_code, 0) << cold.err;
+  EXPECT_EQ(stats("cold").at("status").string(), "built");
+  const RunResult warm = analyze("warm", cached);
+  ASSERT_EQ(warm.exit_code, 0) << warm.err;
+  EXPECT_EQ(stats("warm").at("status").string(), "hit");
+  EXPECT_GT(stats("warm").at("seeded").array().size(), 10u);
+  EXPECT_EQ(stats("plain").at("status").string(), "off: not asked for (--jdk-cache)");
+  expect_same_outputs("plain", "cold");
+  expect_same_outputs("plain", "warm");
+}
+
+TEST_F(JdkCacheTest, ACorruptEntryIsReportedRebuiltAndGivesTheSameResults) {
+  ASSERT_EQ(analyze("first", cache()).exit_code, 0);
+  ASSERT_EQ(entries().size(), 1u);
+  const fs::path state = entries().front() / "state";
+  // Truncated: half of the largest relation's file is gone.
+  fs::path largest;
+  for (const auto& f : fs::directory_iterator(state))
+    if (largest.empty() || f.file_size() > fs::file_size(largest)) largest = f.path();
+  fs::resize_file(largest, fs::file_size(largest) / 2);
+  const RunResult again = analyze("again", cache());
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.err.find("warning: the cached JDK fixpoint"), std::string::npos) << again.err;
+  EXPECT_NE(again.err.find("does not match its checksum"), std::string::npos) << again.err;
+  EXPECT_EQ(stats("again").at("status").string(),
+            "rebuilt: state/" + largest.filename().string() + " does not match its checksum");
+  expect_same_outputs("first", "again");
+  EXPECT_EQ(stats("again").at("key").string(), stats("first").at("key").string());
+}
+
+TEST_F(JdkCacheTest, ChangedRulesMakeANewEntry) {
+  ASSERT_EQ(analyze("shipped", cache()).exit_code, 0);
+  const fs::path rules = dir_.path() / "rules";
+  fs::copy(fs::path(REFRACT_SOURCE_DIR) / "pointsto" / "rules", rules);
+  std::ofstream(rules / "core.datalog", std::ios::app) << "\n# a comment changes the key too\n";
+  const RunResult changed = analyze("changed", [&] {
+    std::vector<std::string> args = cache();
+    args.insert(args.end(), {"--rules", rules.string()});
+    return args;
+  }());
+  ASSERT_EQ(changed.exit_code, 0) << changed.err;
+  EXPECT_EQ(stats("changed").at("status").string(), "built");
+  EXPECT_NE(stats("changed").at("key").string(), stats("shipped").at("key").string());
+  EXPECT_EQ(entries().size(), 2u);
+}
+
+TEST_F(JdkCacheTest, ListShowsTheEntriesAndClearRemovesThem) {
+  ASSERT_EQ(analyze("out", cache()).exit_code, 0);
+  const std::string dir = (dir_.path() / "cache").string();
+  const RunResult list = run_refract({"cache", "list", "--cache-dir", dir}, dir_.path());
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_NE(list.out.find("1 entries in " + dir), std::string::npos) << list.out;
+  EXPECT_NE(list.out.find(stats("out").at("key").string()), std::string::npos) << list.out;
+  EXPECT_NE(list.out.find("flavour insens"), std::string::npos) << list.out;
+  const RunResult clear = run_refract({"cache", "clear", "--cache-dir", dir}, dir_.path());
+  ASSERT_EQ(clear.exit_code, 0) << clear.err;
+  EXPECT_TRUE(entries().empty());
+  EXPECT_EQ(run_refract({"cache", "prune", "--cache-dir", dir}, dir_.path()).exit_code, 2);
+}
+
+TEST_F(JdkCacheTest, ACacheFolderThatCannotBeMadeIsABadInput) {
+  std::ofstream(dir_.path() / "file") << "in the way\n";
+  const RunResult run = analyze("out", {"--cache-dir", (dir_.path() / "file" / "cache").string()});
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find("cannot create the cache folder"), std::string::npos) << run.err;
+  EXPECT_FALSE(fs::exists(dir_.path() / "out" / "call-edges.tsv"));
+}
+
+TEST_F(JdkCacheTest, FlavoursAndModesTheCacheDoesNotServeSaySo) {
+  std::vector<std::string> args = cache();
+  args.insert(args.end(), {"--context", "1-call"});
+  ASSERT_EQ(analyze("deep", args).exit_code, 0);
+  EXPECT_EQ(stats("deep").at("status").string().rfind("off: the contexts of 1-call", 0), 0u)
+      << stats("deep").at("status").string();
+  EXPECT_FALSE(fs::exists(dir_.path() / "cache"));
+}
+
+}  // namespace
+}  // namespace refract::test
