@@ -516,16 +516,29 @@ bool Engine::State::runs_from_seed(const Stratum& stratum) const {
   return true;
 }
 
+namespace {
+
+// The bits a count needs: log2, rounded up.
+std::int64_t size_bits(const BigUint& count) {
+  std::int64_t bits = 0;
+  while (BigUint(1) << static_cast<unsigned>(bits) < count) ++bits;
+  return bits;
+}
+
+}  // namespace
+
 // The plan of `rule` with body literal `literal` read first: the delta of that atom starts the
 // join, so that a small gain costs little whatever the other atoms hold.
 const RulePlan& Engine::State::delta_plan(std::size_t rule, std::size_t literal,
                                           const std::set<std::size_t>& members) {
   const auto key = std::make_pair(rule, literal);
   if (const auto found = delta_plans.find(key); found != delta_plans.end()) return found->second;
-  // Then, greedily, the positive atom sharing the most bits of bound variables (written order
-  // on ties): joined in the written order, the return rule's VarPointsTo(cc, r, hc, h) first met
+  // Then, greedily, the positive atom whose join should grow the result least: the bits of its
+  // relation's size less the bits of the variables it shares with those bound so far (written
+  // order on ties). In written order the return rule's VarPointsTo(cc, r, hc, h) first met
   // InstanceEdge(ctx, i, cc, m), on cc alone, which insens's one context makes a product with
-  // every call edge.
+  // every call edge; by shared bits alone PrivilegedEdge's gain met every first argument of
+  // every call before the few privileged calls.
   const Rule& written = program.rules[rule];
   const std::map<std::string, std::string> domains = variable_domains(program, written);
   auto bits_of = [&](const std::string& variable) -> std::size_t {
@@ -551,16 +564,17 @@ const RulePlan& Engine::State::delta_plan(std::size_t rule, std::size_t literal,
   take(literal);
   for (;;) {
     std::optional<std::size_t> best;
-    std::size_t best_shared = 0;
+    std::int64_t best_growth = 0;
     for (std::size_t k = 0; k < written.body.size(); ++k) {
       const Atom* atom = std::get_if<Atom>(&written.body[k]);
       if (taken[k] || atom == nullptr || atom->negated) continue;
-      std::size_t shared = 0;
+      std::int64_t growth = size_bits(relations[relation_index.at(atom->relation)].size());
       for (const Term& t : atom->arguments)
-        if (t.kind == Term::Kind::kVariable && bound.count(t.text) != 0) shared += bits_of(t.text);
-      if (!best || shared > best_shared) {
+        if (t.kind == Term::Kind::kVariable && bound.count(t.text) != 0)
+          growth -= static_cast<std::int64_t>(bits_of(t.text));
+      if (!best || growth < best_growth) {
         best = k;
-        best_shared = shared;
+        best_growth = growth;
       }
     }
     if (!best) break;
@@ -633,6 +647,28 @@ void Engine::State::evaluate_seeded_stratum(const Stratum& stratum, std::size_t 
     }
     return p.value;
   };
+  // A static atom after the gain, cut down to the keys of what the join has so far, where the
+  // order puts a whole block of it above the shared variables (index_static_side): the
+  // product then walks only the tuples that can match, as evaluate_stratum's delta joins do.
+  std::map<std::pair<const RulePlan*, std::size_t>, std::optional<KeyedIndex>> keyed_sides;
+  auto keyed_static = [&](const RulePlan& plan, std::size_t s, const AtomStep& atom,
+                          const Bdd& acc) -> std::optional<Bdd> {
+    if (!options.keyed_indexes || s == 0 || atom.negated || members.count(atom.relation) != 0)
+      return std::nullopt;
+    const auto key = std::make_pair(&plan, s);
+    auto found = keyed_sides.find(key);
+    if (found == keyed_sides.end()) {
+      found =
+          keyed_sides
+              .emplace(key, index_static_side(plan, plan.step_variables[s], plan.live_after[s - 1],
+                                              {}, full_value(plan, s, atom)))
+              .first;
+    }
+    if (!found->second) return std::nullopt;
+    std::optional<Bdd> restricted = found->second->restrict_to(acc);
+    if (restricted) ++overheads.keyed_joins;
+    return restricted;
+  };
   // Gauss-Seidel, as evaluate_stratum: a rule sees at once what the rules before it added, and
   // runs again while a literal of it has pieces it has not joined.
   std::size_t pass = 0;
@@ -671,6 +707,8 @@ void Engine::State::evaluate_seeded_stratum(const Stratum& stratum, std::size_t 
                 value = prepare_atom(*step, gain);
               } else if (step != nullptr) {
                 value = full_value(plan, s, *step);
+                if (const std::optional<Bdd> keyed = keyed_static(plan, s, *step, acc))
+                  value = *keyed;
               }
               acc = apply_step(plan.steps[s], acc, value);
             }

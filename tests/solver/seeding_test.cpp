@@ -192,7 +192,7 @@ void write_other_inputs(const std::filesystem::path& from, const std::filesystem
 TEST(SeedingTest, ASeededSolveAgreesWithTheReferenceOnRandomPrograms) {
   const std::filesystem::path root =
       std::filesystem::temp_directory_path() / ("refract-seeding-" + std::to_string(::getpid()));
-  std::uint64_t seeded = 0, recomputed = 0, grew = 0, other = 0, from_seed = 0;
+  std::uint64_t seeded = 0, recomputed = 0, grew = 0, other = 0, from_seed = 0, keyed = 0;
   constexpr std::uint64_t kPrograms = 300;
   for (std::uint64_t seed = 0; seed < kPrograms; ++seed) {
     SCOPED_TRACE("seed " + std::to_string(seed));
@@ -224,10 +224,15 @@ TEST(SeedingTest, ASeededSolveAgreesWithTheReferenceOnRandomPrograms) {
     EngineOptions second = options;
     second.input_dir = second.output_dir = solved_dir;
     second.seed_dir = dir / "state";
+    // Every static side that can be keyed is, in a third of the programs: the seeded schedule's
+    // keyed joins meet the reference too.
+    second.keyed_indexes_where_product_is_slow = seed % 3 != 0;
+    second.keyed_limits.cost_per_tuple = seed % 3 != 0 ? second.keyed_limits.cost_per_tuple : 0;
     Engine engine(program, second);
     engine.run();
     seeded += engine.seed_plan().seeded.size();
     from_seed += engine.engine_profile().strata_from_seed;
+    keyed += engine.engine_profile().keyed_joins;
     recomputed += engine.seed_plan().recomputed.size();
     for (const auto& [name, change] : engine.seed_inputs()) {
       grew += change == InputChange::kGrew ? 1 : 0;
@@ -244,12 +249,13 @@ TEST(SeedingTest, ASeededSolveAgreesWithTheReferenceOnRandomPrograms) {
     if (same) std::filesystem::remove_all(dir);
   }
   std::cout << "[seeding] " << kPrograms << " programs: " << seeded << " relations seeded, "
-            << recomputed << " recomputed, " << from_seed
-            << " strata run from their seeds; inputs that grew " << grew << ", that lost tuples "
-            << other << "\n";
+            << recomputed << " recomputed, " << from_seed << " strata run from their seeds ("
+            << keyed << " keyed joins); inputs that grew " << grew << ", that lost tuples " << other
+            << "\n";
   // Both cases must have been exercised, or the test compares nothing new.
   EXPECT_GT(seeded, kPrograms / 2);
   EXPECT_GT(from_seed, kPrograms / 4);
+  EXPECT_GT(keyed, kPrograms / 10);
   EXPECT_GT(recomputed, kPrograms / 4);
   EXPECT_GT(grew, kPrograms / 4);
   EXPECT_GT(other, kPrograms / 4);
