@@ -320,8 +320,7 @@ void read_bdd_file(const std::filesystem::path& file, Relation& r, OutsideValues
     for (unsigned bit = widths[i]; bit < p.block.width(); ++bit)
       high_bits_zero &= !bdd::Bdd::variable(p.block.vars[p.block.width() - 1 - bit]);
   }
-  bdd::Bdd universe = high_bits_zero;
-  for (const Attribute& a : r.attributes()) universe &= r.space().valid_values(a.physical);
+  const bdd::Bdd universe = high_bits_zero & r.valid_tuples();
   if (value.is_one()) {
     value = universe;  // bddbddb's "every tuple"
   } else {

@@ -46,6 +46,12 @@ std::vector<PhysicalId> Relation::physicals() const {
   return out;
 }
 
+bdd::Bdd Relation::valid_tuples() const {
+  bdd::Bdd universe = bdd::Bdd::one();
+  for (const Attribute& a : attributes_) universe &= space_->valid_values(a.physical);
+  return universe;
+}
+
 BigUint Relation::size() const {
   if (!size_) size_ = bdd::exact_count(value_, space_->sorted_variables(physicals()));
   return *size_;

@@ -34,6 +34,8 @@ class Relation {
   bool has_attribute(const std::string& name) const;
   std::vector<PhysicalId> physicals() const;
   const DomainSpace& space() const { return *space_; }
+  // Every tuple of valid values of its attributes' domains (DomainSpace::valid_values).
+  bdd::Bdd valid_tuples() const;
 
   const bdd::Bdd& bdd() const { return value_; }
   void set_bdd(bdd::Bdd value) {

@@ -150,7 +150,7 @@ struct Engine::State {
   void plan_rules(const std::vector<Stratum>& strata);
   void evaluate_stratum(const Stratum& stratum, std::size_t number, std::size_t total);
   bool runs_from_seed(const Stratum& stratum) const;
-  Bdd valid_tuples(const rel::Relation& r) const;
+  std::optional<Bdd> old_range(const rel::Attribute& attribute) const;
   const RulePlan& delta_plan(std::size_t rule, std::size_t literal,
                              const std::set<std::size_t>& members);
   void evaluate_seeded_stratum(const Stratum& stratum, std::size_t number, std::size_t total);
@@ -358,7 +358,9 @@ void Engine::State::apply_seeds() {
       seed_available.insert(r.name());
     if (!is_input(r)) continue;
     const std::optional<Bdd> old = seed_value(r.name());
-    if (old) seed_gains[relation_index.at(r.name())] = (r.bdd() - *old) & valid_tuples(r);
+    // A constructor built of bit equalities also holds values past a domain's size; across a
+    // seed those change with the domains' widths, and what they gain is no element.
+    if (old) seed_gains[relation_index.at(r.name())] = (r.bdd() - *old) & r.valid_tuples();
     seed_inputs[r.name()] = !old                         ? InputChange::kOther
                             : *old == r.bdd()            ? InputChange::kSame
                             : (*old - r.bdd()).is_zero() ? InputChange::kGrew
@@ -390,6 +392,13 @@ std::optional<Bdd> Engine::State::seed_value(const std::string& name) {
   return value;
 }
 
+// The values of `attribute` the seed's domain had, or nothing when the seed does not say.
+std::optional<Bdd> Engine::State::old_range(const rel::Attribute& attribute) const {
+  const auto size = seed_domain_sizes.find(space->domain(attribute.domain).name);
+  if (size == seed_domain_sizes.end() || size->second == 0) return std::nullopt;
+  return space->physical(attribute.physical).block.in_range(0, size->second - 1);
+}
+
 // The seed's value of `name` holds only elements the seed's domains had.
 bool Engine::State::within_old_domains(const std::string& name) {
   const auto known = seed_within_old_domains.find(name);
@@ -399,12 +408,12 @@ bool Engine::State::within_old_domains(const std::string& name) {
     Bdd universe = Bdd::one();
     within = true;
     for (const rel::Attribute& a : relations[relation_index.at(name)].attributes()) {
-      const auto size = seed_domain_sizes.find(space->domain(a.domain).name);
-      if (size == seed_domain_sizes.end() || size->second == 0) {
+      const std::optional<Bdd> range = old_range(a);
+      if (!range) {
         within = false;
         break;
       }
-      universe &= space->physical(a.physical).block.in_range(0, size->second - 1);
+      universe &= *range;
     }
     within = within && (*old - universe).is_zero();
   }
@@ -434,10 +443,9 @@ bool Engine::State::negation_may_fail(const Rule& rule, const Atom& atom) {
     const bool bound = (term.kind == Term::Kind::kVariable && local.count(term.text) == 0) ||
                        term.kind == Term::Kind::kNumber || term.kind == Term::Kind::kName;
     if (!bound) continue;
-    const rel::Attribute& a = negated.attributes()[p];
-    const auto size = seed_domain_sizes.find(space->domain(a.domain).name);
-    if (size == seed_domain_sizes.end() || size->second == 0) return true;
-    bound_old &= space->physical(a.physical).block.in_range(0, size->second - 1);
+    const std::optional<Bdd> range = old_range(negated.attributes()[p]);
+    if (!range) return true;
+    bound_old &= *range;
   }
   return !(gained & bound_old).is_zero();
 }
@@ -489,15 +497,6 @@ void Engine::State::seed_stratum(const Stratum& stratum) {
       seed_plan.seeded.insert(name);
     }
   }
-}
-
-// Every tuple of valid values of r's attributes: what a gain is cut down to. A relation a caller
-// builds of bit equalities (a context constructor) also holds values past a domain's size;
-// across a seed those change with the domains' widths, and what they gain is no element.
-Bdd Engine::State::valid_tuples(const rel::Relation& r) const {
-  Bdd universe = Bdd::one();
-  for (const rel::Attribute& a : r.attributes()) universe &= space->valid_values(a.physical);
-  return universe;
 }
 
 // Whether a stratum can run from its seed semi-naively (evaluate_seeded_stratum): every member

@@ -37,7 +37,7 @@ std::set<std::string> may_have_grown(const Program& program,
                                      const std::map<std::string, InputChange>& inputs);
 
 // What the check of a rule asks about the relations it reads. The engine answers from the
-// seed and the strata solved so far; plan_seeds from the program alone.
+// seed and the strata solved so far.
 struct SeedQuestions {
   // How an input changed; nothing for a derived relation.
   std::function<std::optional<InputChange>(const std::string&)> input_change;
@@ -55,12 +55,5 @@ struct SeedQuestions {
 // numbering of a graph that may have grown, an input that lost tuples, a body relation
 // recomputed.
 std::string seed_unsafe_because(const Rule& rule, const SeedQuestions& questions);
-
-// The plan from the program alone, before any stratum is solved: a negation fails wherever its
-// relation may have grown. `inputs`: every relation the solve loads rather than derives, and
-// how it changed; a derived relation that is also loaded counts as an input. `available`: the
-// relations the seed has.
-SeedPlan plan_seeds(const Program& program, const std::map<std::string, InputChange>& inputs,
-                    const std::set<std::string>& available);
 
 }  // namespace refract::solver

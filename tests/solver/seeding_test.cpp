@@ -26,6 +26,54 @@
 namespace refract::solver {
 namespace {
 
+// The plan from the program alone, before any stratum is solved, as the engine's checks
+// would make it if a negation failed wherever its relation may have grown: what
+// seed_unsafe_because says rule by rule, spread along positive reads. `inputs`: how each input
+// changed; `available`: the relations the seed has.
+SeedPlan plan_seeds(const Program& program, const std::map<std::string, InputChange>& inputs,
+                    const std::set<std::string>& available) {
+  const std::set<std::string> grown = may_have_grown(program, inputs);
+  std::set<std::string> derived;
+  for (const Rule& rule : program.rules)
+    if (inputs.count(rule.head.relation) == 0) derived.insert(rule.head.relation);
+  // Unsafe spreads along positive reads too: a relation recomputed may lose tuples its seed
+  // had, and so may every relation derived from it.
+  std::map<std::string, std::string> unsafe;
+  SeedQuestions questions;
+  questions.input_change = [&](const std::string& name) -> std::optional<InputChange> {
+    const auto found = inputs.find(name);
+    if (found == inputs.end()) return std::nullopt;
+    return found->second;
+  };
+  questions.recomputed = [&](const std::string& name) { return unsafe.count(name) != 0; };
+  questions.may_have_grown = [&](const std::string& name) { return grown.count(name) != 0; };
+  questions.negation_may_fail = [&](const Rule&, const Atom& atom) {
+    return grown.count(atom.relation) != 0;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const Rule& rule : program.rules) {
+      const std::string& head = rule.head.relation;
+      if (derived.count(head) == 0 || unsafe.count(head) != 0) continue;
+      std::string why = seed_unsafe_because(rule, questions);
+      if (why.empty()) continue;
+      unsafe[head] = std::move(why);
+      changed = true;
+    }
+  }
+  SeedPlan plan;
+  for (const std::string& name : derived) {
+    if (const auto u = unsafe.find(name); u != unsafe.end()) {
+      plan.recomputed[name] = u->second;
+    } else if (available.count(name) == 0) {
+      plan.recomputed[name] = "the seed does not have it";
+    } else {
+      plan.seeded.insert(name);
+    }
+  }
+  return plan;
+}
+
 // Rules appended to this header start on line 9.
 const std::string kHeader =
     "D 8\n"
