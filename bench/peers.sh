@@ -67,6 +67,14 @@ while [ $# -gt 0 ]; do
 done
 souffle_prefix=${souffle_prefix:-$cache/souffle-2.5}
 souffle_timeout_s=${souffle_timeout_s:-$timeout_s}
+# The table has two Soufflé columns, headed by the thread counts they hold (with --jobs "2" the
+# first one is -j2's, not -j1's).
+read -r -a job_counts <<<"$jobs"
+if [ ${#job_counts[@]} -lt 1 ] || [ ${#job_counts[@]} -gt 2 ]; then
+  echo "peers.sh: --jobs takes one or two thread counts, not '$jobs'" >&2
+  exit 2
+fi
+first_jobs="j${job_counts[0]}" second_jobs="j${job_counts[1]:--}"
 
 . bench/lib.sh
 prepare_analyze_bench "$build"
@@ -218,8 +226,8 @@ if [ "$run_souffle" -eq 1 ]; then
   echo "seconds: wall clock of the whole process (refract: facts extraction included; solve is" \
     "its solver alone); souffle: the compiled program (reading facts included), compile apart;" \
     "r/jN: refract's seconds over Soufflé's with N threads (>1: Soufflé faster)"
-  printf "$fmt\n" program flavour refract seconds solve peakMiB compile j1 seconds peakMiB j2 \
-    seconds peakMiB r/j1 r/j2 methods edges agree
+  printf "$fmt\n" program flavour refract seconds solve peakMiB compile "$first_jobs" seconds \
+    peakMiB "$second_jobs" seconds peakMiB "r/$first_jobs" "r/$second_jobs" methods edges agree
   for r in "${rows[@]}"; do echo "$r"; done
 fi
 if [ ${#samples[@]} -gt 0 ]; then
