@@ -4,6 +4,7 @@
 #include <charconv>
 #include <climits>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -46,63 +47,58 @@ std::vector<Field> split_fields(std::string_view line, std::size_t first_column)
   return fields;
 }
 
-// Reads the file as header lines, then as whitespace-separated tokens, keeping
-// the line and column of everything it hands out.
+// The whole file in memory, handed out as header lines, then as whitespace-separated tokens.
+// Tokens carry their byte offset; a line and column are worked out only for an error message,
+// so the body of a large file is read without counting columns.
 class Scanner {
  public:
-  Scanner(std::streambuf* in, std::string file) : in_(in), file_(std::move(file)) {}
+  Scanner(std::string text, std::string file) : text_(std::move(text)), file_(std::move(file)) {}
 
-  SourceLocation here() const { return {file_, line_, column_}; }
+  SourceLocation here() const { return at_offset(pos_); }
   SourceLocation at(std::uint64_t line, std::uint64_t column) const {
     return {file_, line, column};
+  }
+  SourceLocation at_offset(std::size_t offset) const {
+    std::uint64_t line = 1;
+    std::size_t line_start = 0;
+    for (std::size_t i = 0; i < offset && i < text_.size(); ++i) {
+      if (text_[i] == '\n') {
+        ++line;
+        line_start = i + 1;
+      }
+    }
+    return {file_, line, offset - line_start + 1};
   }
 
   // The next line without its terminator (and a trailing '\r'); false at end of file.
   bool line(std::string& out, std::uint64_t& number) {
     out.clear();
     number = line_;
-    int c = in_->sgetc();
-    if (c == EOF) return false;
-    while ((c = in_->sbumpc()) != EOF && c != '\n') out.push_back(static_cast<char>(c));
-    if (c == '\n') {
-      ++line_;
-      column_ = 1;
-    } else {
-      column_ = out.size() + 1;  // the last line, without a newline
-    }
+    if (pos_ == text_.size()) return false;
+    const std::size_t end = std::min(text_.find('\n', pos_), text_.size());
+    out.assign(text_, pos_, end - pos_);
+    pos_ = end == text_.size() ? end : end + 1;
+    ++line_;
     if (!out.empty() && out.back() == '\r') out.pop_back();
     return true;
   }
 
-  // The next whitespace-separated token and its line and column; false at end of file.
-  bool token(std::string& out, std::uint64_t& line, std::uint64_t& column) {
-    out.clear();
-    int c;
-    while ((c = in_->sgetc()) != EOF && is_space(c)) advance();
-    if (c == EOF) return false;
-    line = line_;
-    column = column_;
-    while ((c = in_->sgetc()) != EOF && !is_space(c)) {
-      out.push_back(static_cast<char>(c));
-      advance();
-    }
+  // The next whitespace-separated token and its offset; false at end of file.
+  bool token(std::string_view& out, std::size_t& offset) {
+    const std::size_t size = text_.size();
+    while (pos_ < size && is_space(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+    if (pos_ == size) return false;
+    offset = pos_;
+    while (pos_ < size && !is_space(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+    out = std::string_view(text_).substr(offset, pos_ - offset);
     return true;
   }
 
  private:
-  void advance() {
-    if (in_->sbumpc() == '\n') {
-      ++line_;
-      column_ = 1;
-    } else {
-      ++column_;
-    }
-  }
-
-  std::streambuf* in_;
+  std::string text_;
   std::string file_;
-  std::uint64_t line_ = 1;
-  std::uint64_t column_ = 1;
+  std::size_t pos_ = 0;
+  std::uint64_t line_ = 1;  // of the next header line
 };
 
 std::string attribute_label(const Relation& r, std::size_t i) {
@@ -206,62 +202,121 @@ std::unordered_map<std::uint64_t, int> read_variable_lines(
 
 struct NumberAt {
   std::uint64_t value;
-  std::uint64_t line;
-  std::uint64_t column;
+  std::size_t offset;  // in the file, for messages
 };
 
 // A number of the BDD body and where it stands; what() names it, only for messages.
 template <typename Describe>
-NumberAt body_number(Scanner& scan, std::string& text, Describe&& what) {
-  NumberAt n{0, 0, 0};
-  if (!scan.token(text, n.line, n.column)) {
+NumberAt body_number(Scanner& scan, Describe&& what) {
+  std::string_view text;
+  NumberAt n{0, 0};
+  if (!scan.token(text, n.offset)) {
     throw InputError(scan.here(), "file ends before " + what());
   }
   if (!parse_number(text, n.value)) {
-    throw InputError(scan.at(n.line, n.column), "expected " + what() + ", found '" + text + "'");
+    throw InputError(scan.at_offset(n.offset),
+                     "expected " + what() + ", found '" + std::string(text) + "'");
   }
   return n;
 }
 
+// The nodes read so far by id. Files refract writes number them 2, 3, ... in order, which a
+// vector serves; any other numbering (BuDDy's own bdd_save, bddbddb's) moves them to a map.
+class NodeTable {
+ public:
+  explicit NodeTable(std::uint64_t count) {
+    in_order_.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(count, 1 << 26)));
+  }
+
+  const bdd::Bdd* find(std::uint64_t id) const {
+    if (by_id_.empty()) {
+      return id >= 2 && id - 2 < in_order_.size() ? &in_order_[id - 2] : nullptr;
+    }
+    const auto it = by_id_.find(id);
+    return it == by_id_.end() ? nullptr : &it->second;
+  }
+
+  // False when the id is already defined.
+  bool add(std::uint64_t id, bdd::Bdd node) {
+    if (by_id_.empty() && id == in_order_.size() + 2) {
+      in_order_.push_back(std::move(node));
+      return true;
+    }
+    if (by_id_.empty()) {
+      for (std::size_t i = 0; i < in_order_.size(); ++i)
+        by_id_.emplace(i + 2, std::move(in_order_[i]));
+      in_order_.clear();
+    }
+    return by_id_.emplace(id, std::move(node)).second;
+  }
+
+ private:
+  std::vector<bdd::Bdd> in_order_;
+  std::unordered_map<std::uint64_t, bdd::Bdd> by_id_;
+};
+
+// (var ? high : low): one unique-table lookup when var lies above both children, as in every
+// file written under this order; an ite otherwise (a file written under another order).
+bdd::Bdd make_node(int var, const bdd::Bdd& low, const bdd::Bdd& high) {
+  const auto below = [var](const bdd::Bdd& child) {
+    const int raw = child.raw();
+    return raw == bdd::Bdd::kRawFalse || raw == bdd::Bdd::kRawTrue || bdd::Bdd::raw_var(raw) > var;
+  };
+  if (below(low) && below(high)) return bdd::Bdd::node(var, low, high);
+  return bdd::Bdd::ite(bdd::Bdd::variable(var), high, low);
+}
+
 bdd::Bdd read_body(Scanner& scan, const std::unordered_map<std::uint64_t, int>& ours) {
-  std::string text;
   const auto named = [](const char* what) { return [what] { return std::string(what); }; };
-  const NumberAt count = body_number(scan, text, named("the BDD's node count"));
-  const NumberAt vars = body_number(scan, text, named("the BDD's variable count"));
+  const NumberAt count = body_number(scan, named("the BDD's node count"));
+  const NumberAt vars = body_number(scan, named("the BDD's variable count"));
   bdd::Bdd result;
   if (count.value == 0) {
     if (vars.value != 0) {
-      throw InputError(scan.at(vars.line, vars.column),
+      throw InputError(scan.at_offset(vars.offset),
                        "a BDD without nodes is a constant, written '0 0 0' or '0 0 1'");
     }
-    const NumberAt constant = body_number(scan, text, named("the constant (0 or 1)"));
+    const NumberAt constant = body_number(scan, named("the constant (0 or 1)"));
     if (constant.value > 1) {
-      throw InputError(scan.at(constant.line, constant.column),
+      throw InputError(scan.at_offset(constant.offset),
                        "a constant BDD is 0 or 1, found " + std::to_string(constant.value));
     }
     result = constant.value == 1 ? bdd::Bdd::one() : bdd::Bdd::zero();
   } else {
     // The writer's variable-to-level map: only the node lines matter here.
     for (std::uint64_t v = 0; v < vars.value; ++v) {
-      body_number(scan, text, [&] {
+      body_number(scan, [&] {
         return "the level of variable " + std::to_string(v) + " (of " + std::to_string(vars.value) +
                ")";
       });
     }
-    std::unordered_map<std::uint64_t, bdd::Bdd> nodes;
-    nodes.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(count.value, 1 << 20)));
+    // The file's variable numbers are usually small: a vector maps those, the map the rest.
+    constexpr std::uint64_t kVectorMapped = 1 << 16;
+    std::vector<int> small_vars;
+    for (const auto& [file_var, var] : ours) {
+      if (file_var >= kVectorMapped) continue;
+      if (file_var >= small_vars.size()) small_vars.resize(file_var + 1, -1);
+      small_vars[file_var] = var;
+    }
+    const auto our_var = [&](std::uint64_t file_var) {
+      if (file_var < small_vars.size()) return small_vars[file_var];
+      if (file_var < kVectorMapped) return -1;
+      const auto it = ours.find(file_var);
+      return it == ours.end() ? -1 : it->second;
+    };
+    NodeTable nodes(count.value);
     const bdd::Bdd zero = bdd::Bdd::zero();
     const bdd::Bdd one = bdd::Bdd::one();
-    const auto child = [&](const NumberAt& ref, std::uint64_t parent) -> const bdd::Bdd* {
-      if (ref.value == 0) return &zero;
-      if (ref.value == 1) return &one;
-      const auto it = nodes.find(ref.value);
-      if (it == nodes.end()) {
-        throw InputError(scan.at(ref.line, ref.column),
+    const auto child = [&](const NumberAt& ref, std::uint64_t parent) -> const bdd::Bdd& {
+      if (ref.value == 0) return zero;
+      if (ref.value == 1) return one;
+      const bdd::Bdd* node = nodes.find(ref.value);
+      if (node == nullptr) {
+        throw InputError(scan.at_offset(ref.offset),
                          "node " + std::to_string(parent) + " refers to node " +
                              std::to_string(ref.value) + ", which is not defined before it");
       }
-      return &it->second;
+      return *node;
     };
     for (std::uint64_t n = 0; n < count.value; ++n) {
       const auto of_node = [&](const char* what) {
@@ -270,33 +325,33 @@ bdd::Bdd read_body(Scanner& scan, const std::unordered_map<std::uint64_t, int>& 
                  std::to_string(count.value) + ")";
         };
       };
-      const NumberAt id = body_number(scan, text, of_node("the id"));
+      const NumberAt id = body_number(scan, of_node("the id"));
       if (id.value < 2) {
-        throw InputError(scan.at(id.line, id.column), "node id " + std::to_string(id.value) +
-                                                          " is a constant; node ids start at 2");
+        throw InputError(scan.at_offset(id.offset), "node id " + std::to_string(id.value) +
+                                                        " is a constant; node ids start at 2");
       }
-      if (nodes.count(id.value) != 0) {
-        throw InputError(scan.at(id.line, id.column),
+      if (nodes.find(id.value) != nullptr) {
+        throw InputError(scan.at_offset(id.offset),
                          "node " + std::to_string(id.value) + " is defined twice");
       }
-      const NumberAt var = body_number(scan, text, of_node("the variable"));
-      const auto mapped = ours.find(var.value);
-      if (mapped == ours.end()) {
-        throw InputError(scan.at(var.line, var.column),
+      const NumberAt var = body_number(scan, of_node("the variable"));
+      const int mapped = our_var(var.value);
+      if (mapped < 0) {
+        throw InputError(scan.at_offset(var.offset),
                          "variable " + std::to_string(var.value) +
                              " is not listed on the header's variable lines");
       }
-      const NumberAt low = body_number(scan, text, of_node("the low child"));
-      const NumberAt high = body_number(scan, text, of_node("the high child"));
-      const bdd::Bdd* low_bdd = child(low, id.value);
-      const bdd::Bdd* high_bdd = child(high, id.value);
-      result = bdd::Bdd::ite(bdd::Bdd::variable(mapped->second), *high_bdd, *low_bdd);
-      nodes.emplace(id.value, result);  // the last node is the root
+      const NumberAt low = body_number(scan, of_node("the low child"));
+      const NumberAt high = body_number(scan, of_node("the high child"));
+      result = make_node(mapped, child(low, id.value), child(high, id.value));
+      nodes.add(id.value, result);  // the last node is the root
     }
   }
-  std::uint64_t line = 0, column = 0;
-  if (scan.token(text, line, column)) {
-    throw InputError(scan.at(line, column), "unexpected '" + text + "' after the end of the BDD");
+  std::string_view text;
+  std::size_t offset = 0;
+  if (scan.token(text, offset)) {
+    throw InputError(scan.at_offset(offset),
+                     "unexpected '" + std::string(text) + "' after the end of the BDD");
   }
   return result;
 }
@@ -306,11 +361,17 @@ bdd::Bdd read_body(Scanner& scan, const std::unordered_map<std::uint64_t, int>& 
 void read_bdd_file(const std::filesystem::path& file, Relation& r, OutsideValues outside) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw InputError({file.string()}, "cannot open BDD file for relation " + r.name());
-  Scanner scan(in.rdbuf(), file.string());
+  std::string text;
+  {
+    std::ostringstream whole;
+    whole << in.rdbuf();
+    if (in.bad()) throw InputError({file.string()}, "read error");
+    text = std::move(whole).str();
+  }
+  Scanner scan(std::move(text), file.string());
   const std::vector<unsigned> widths = check_info_line(scan, r);
   const std::unordered_map<std::uint64_t, int> ours = read_variable_lines(scan, r, widths);
   bdd::Bdd value = read_body(scan, ours);
-  if (in.bad()) throw InputError(scan.here(), "read error");
 
   // A file written with fewer bits for a domain (a smaller domain of the same elements: a
   // cached fixpoint, issue 35) holds values whose high bits here are 0.

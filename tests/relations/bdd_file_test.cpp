@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <sstream>
 #include <string>
@@ -189,6 +190,36 @@ TEST_F(BddFileTest, ConstantTrueMeansEveryTupleOfTheDomains) {
   Relation r = s.relation({{"v", "V0"}, {"h", "H0"}});
   read_bdd_file(file, r);
   EXPECT_EQ(r.size().to_string(), "30");
+}
+
+// The reader keeps nodes numbered 2, 3, ... in a vector and moves them to a map at the first
+// id out of that order: a file numbered in order for a while, then not, reads the same.
+TEST_F(BddFileTest, NodeIdsOutOfOrderPartWayThroughReadTheSame) {
+  Space s({{"V", 100}, {"H", 37}}, "V0_H0");
+  Relation r = s.relation({{"v", "V0"}, {"h", "H0"}});
+  const Tuples tuples = random_tuples(3, 300, {100, 37});
+  r.set_bdd(bdd_from_tuples(r, tuples));
+  const auto written = dir_ / "in-order.bdd";
+  write_bdd_file(written, r);
+  std::ifstream in(written);
+  std::string line;
+  std::string renumbered;
+  const auto id = [](std::uint64_t n) { return n < 12 ? n : n + 1000; };  // 2..11 stay
+  for (int number = 1; std::getline(in, line); ++number) {
+    std::istringstream fields(line);
+    std::uint64_t node = 0, var = 0, low = 0, high = 0;
+    if (number <= 5 || !(fields >> node >> var >> low >> high)) {
+      renumbered += line + "\n";  // the header, the counts and the levels
+    } else {
+      renumbered += std::to_string(id(node)) + " " + std::to_string(var) + " " +
+                    std::to_string(id(low)) + " " + std::to_string(id(high)) + "\n";
+    }
+  }
+  ASSERT_NE(renumbered.find(" 1012 "), std::string::npos);  // the file has nodes past id 11
+  Relation again = s.relation({{"v", "V0"}, {"h", "H0"}});
+  read_bdd_file(write("renumbered.bdd", renumbered), again);
+  EXPECT_TRUE(again.bdd() == r.bdd());
+  EXPECT_EQ(tuples_of(again), tuples);
 }
 
 // bddbddb (JavaBDD on BuDDy) for domains V (16) and H (8): V0 owns variables
