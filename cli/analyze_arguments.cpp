@@ -77,7 +77,12 @@ po::options_description analyze_options() {
       "see README, \"The JDK once\")")(
       "cache-dir", po::value<std::string>(),
       "where --jdk-cache keeps its fixpoints (default: $XDG_CACHE_HOME/refract, else "
-      "~/.cache/refract); implies --jdk-cache")("quiet,q", "no progress on stderr");
+      "~/.cache/refract); implies --jdk-cache")(
+      "cache-build", po::value<std::string>(),
+      "how a missing cache entry is made: beside (a second process solves the JDK's part into "
+      "the cache while this run solves without it; the default where there are two cores or "
+      "more) or first (solve the JDK's part, then this run from it)")("quiet,q",
+                                                                      "no progress on stderr");
   return options;
 }
 
@@ -99,6 +104,13 @@ std::optional<bool> parse_closed_world(const std::string& text, const std::strin
   if (text == "reachable") return false;
   throw std::invalid_argument("unknown " + option + " value '" + text +
                               "' (expected application or reachable)");
+}
+
+std::optional<bool> parse_cache_build(const std::string& text, const std::string& option) {
+  if (text == "beside") return true;
+  if (text == "first") return false;
+  throw std::invalid_argument("unknown " + option + " value '" + text +
+                              "' (expected beside or first)");
 }
 
 // --NAME into `target` when given, through `parse` (per-type|per-site, by-type|first-seen,
@@ -170,7 +182,9 @@ std::optional<AnalyzeArguments> parse_analyze_arguments(int argc, char** argv) {
     args.cache_dir = vm["cache-dir"].as<std::string>();
     if (args.cache_dir->empty()) throw po::error("--cache-dir: empty path");
   }
-  args.jdk_cache = vm.count("jdk-cache") != 0 || args.cache_dir.has_value();
+  read_choice(vm, "cache-build", parse_cache_build, args.cache_build_beside);
+  args.jdk_cache = vm.count("jdk-cache") != 0 || args.cache_dir.has_value() ||
+                   args.cache_build_beside.has_value();
   args.quiet = vm.count("quiet") != 0;
   return args;
 }

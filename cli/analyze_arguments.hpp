@@ -46,6 +46,8 @@ struct AnalyzeArguments {
   std::optional<bool> application_closed_world;
   bool jdk_cache = false;                // --jdk-cache, or --cache-dir
   std::optional<std::string> cache_dir;  // default: default_cache_dir() (cli/jdk_cache.hpp)
+  // --cache-build beside (true) or first (false); default: beside with two cores or more
+  std::optional<bool> cache_build_beside;
   bool quiet = false;
 };
 

@@ -130,7 +130,8 @@ void write_stats(const fs::path& file, const AnalyzeArguments& args,
       << ", \"ran\": " << json_string(reflection.ran)
       << ", \"notice\": " << (reflection.notice ? json_string(*reflection.notice) : "null") << "}";
   out << ",\n  \"jdk_cache\": {\"status\": " << json_string(cache.status)
-      << ", \"key\": " << json_string(cache.key) << ", \"build_seconds\": " << cache.build_seconds
+      << ", \"key\": " << json_string(cache.key) << ", \"build\": " << json_string(cache.build)
+      << ", \"build_seconds\": " << cache.build_seconds
       << ", \"seeded\": " << json_string_array(r.seeded)
       << ", \"recomputed\": " << json_string_object(r.recomputed) << "}";
   if (heaps.strings) {
@@ -335,7 +336,7 @@ PreparedAnalysis prepare_analysis(const AnalyzeArguments& args, const AnalyzeInp
 }
 
 int analyze_extracted(const AnalyzeArguments& args, const AnalyzeInputs& inputs,
-                      std::chrono::steady_clock::time_point start) {
+                      std::chrono::steady_clock::time_point start, JdkCacheUse* started_cache) {
   std::ostream* progress = args.quiet ? nullptr : &std::cerr;
   check_output_directory(args.out);
   PreparedAnalysis prepared = prepare_analysis(args, inputs, progress);
@@ -348,7 +349,11 @@ int analyze_extracted(const AnalyzeArguments& args, const AnalyzeInputs& inputs,
       program.extractor->invocation_positions();
   const bool with_reflection = args.reflection.mode.kind != reflection::ModeKind::kNone;
   const double facts_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  const JdkCacheUse cache = use_jdk_cache(args, facts, progress);
+  JdkCacheUse own_cache;
+  if (!started_cache) own_cache = start_jdk_cache(args, progress);
+  JdkCacheUse& cache = started_cache ? *started_cache : own_cache;
+  const JdkCacheBuildStopper stop_cache_build(cache);  // no child outlives a run that stops
+  use_jdk_cache(cache, args, facts, progress);
   if (cache.state) options.seed_dir = *cache.state;
   reflection::Mode ran = args.reflection.mode;
   std::optional<std::string> notice;
@@ -397,6 +402,9 @@ int analyze_extracted(const AnalyzeArguments& args, const AnalyzeInputs& inputs,
     write_reflection_results(out, *analysis, facts, positions, ran.to_string(), notice,
                              prepared.reflection_added);
   }
+  if (cache.building && progress)
+    *progress << "[cache] waiting for the JDK's part to be written to the cache\n";
+  finish_jdk_cache(cache, facts);
   const double total = std::chrono::duration<double>(Clock::now() - start).count();
   write_stats(out / "stats.json", args, result, program.extractor->counts(), heaps,
               {args.reflection.mode.to_string(), ran.to_string(), notice}, facts_seconds, total,
@@ -419,8 +427,11 @@ int run_analyze(const AnalyzeArguments& args) {
   pointsto::parse_context_flavour(args.context, "--context");
   check_output_directory(args.out);
   if (args.rule_stats) check_output_file(*args.rule_stats, args.out);
+  // A missing JDK cache entry starts building beside the run before its facts are read.
+  JdkCacheUse cache = start_jdk_cache(args, progress);
+  const JdkCacheBuildStopper stop_cache_build(cache);  // when reading the facts fails
   const AnalyzeInputs inputs = read_analyze_inputs(args, progress);
-  return analyze_extracted(args, inputs, start);
+  return analyze_extracted(args, inputs, start, &cache);
 }
 
 }  // namespace

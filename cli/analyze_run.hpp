@@ -19,6 +19,8 @@
 
 namespace refract::cli {
 
+struct JdkCacheUse;
+
 // What `refract analyze` reads before it solves.
 struct AnalyzeInputs {
   ReflectionInputs reflection;  // the annotations and the TamiFlex log, when reflection is on
@@ -73,7 +75,9 @@ PreparedAnalysis prepare_analysis(const AnalyzeArguments& args, const AnalyzeInp
 // The rest of `refract analyze` on `inputs` (read with arguments that agree with `args` on the
 // class path, main class and reflection): results and stats.json in args.out, whose seconds
 // count from `start`. Returns the exit code; throws what run_command maps to the others.
+// `cache`: the JDK cache as start_jdk_cache found it before the facts were read (cli/
+// jdk_cache.hpp), or nullptr to look it up here.
 int analyze_extracted(const AnalyzeArguments& args, const AnalyzeInputs& inputs,
-                      std::chrono::steady_clock::time_point start);
+                      std::chrono::steady_clock::time_point start, JdkCacheUse* cache = nullptr);
 
 }  // namespace refract::cli

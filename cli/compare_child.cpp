@@ -25,13 +25,16 @@ constexpr int kChildThrew = 3;  // commands.hpp's kExitInternal
 // How often compare looks whether a child with a deadline has ended.
 constexpr auto kPollInterval = std::chrono::milliseconds(20);
 
-// In the child: output to `log`, run, and exit without running compare's atexit handlers or
-// flushing its stdio buffers a second time.
-[[noreturn]] void child_main(const std::function<int()>& body, const std::filesystem::path& log) {
-  const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0 || ::dup2(fd, STDOUT_FILENO) < 0 || ::dup2(fd, STDERR_FILENO) < 0)
-    std::_Exit(kChildSetupFailed);
-  ::close(fd);
+// In the child: output to `log` (when given), run, and exit without running the parent's
+// atexit handlers or flushing its stdio buffers a second time.
+[[noreturn]] void child_main(const std::function<int()>& body,
+                             const std::optional<std::filesystem::path>& log) {
+  if (log) {
+    const int fd = ::open(log->c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0 || ::dup2(fd, STDOUT_FILENO) < 0 || ::dup2(fd, STDERR_FILENO) < 0)
+      std::_Exit(kChildSetupFailed);
+    ::close(fd);
+  }
   int code = kChildThrew;
   try {
     code = body();
@@ -56,38 +59,47 @@ int wait_for(pid_t child, int options) {
 
 }  // namespace
 
-ChildOutcome run_in_child(const std::function<int()>& body, const std::filesystem::path& log,
-                          double deadline_seconds) {
+StartedChild start_child(const std::function<int()>& body,
+                         const std::optional<std::filesystem::path>& log) {
   // Buffered output would otherwise be written by both processes.
   std::cout.flush();
   std::cerr.flush();
   std::fflush(nullptr);
-  const auto start = Clock::now();
-  const pid_t child = ::fork();
-  if (child < 0) throw std::runtime_error("cannot start a run: fork failed");
-  if (child == 0) child_main(body, log);
+  StartedChild child;
+  child.start = Clock::now();
+  child.pid = ::fork();
+  if (child.pid < 0) throw std::runtime_error("cannot start a run: fork failed");
+  if (child.pid == 0) child_main(body, log);
+  return child;
+}
 
+ChildOutcome wait_for_child(const StartedChild& child, double deadline_seconds) {
   ChildOutcome outcome;
   int status = 0;
   if (deadline_seconds <= 0) {
-    status = wait_for(child, 0);
+    status = wait_for(child.pid, 0);
   } else {
     for (;;) {
-      status = wait_for(child, WNOHANG);
+      status = wait_for(child.pid, WNOHANG);
       if (status != -1) break;
-      if (std::chrono::duration<double>(Clock::now() - start).count() > deadline_seconds) {
-        ::kill(child, SIGKILL);
-        status = wait_for(child, 0);
+      if (std::chrono::duration<double>(Clock::now() - child.start).count() > deadline_seconds) {
+        ::kill(child.pid, SIGKILL);
+        status = wait_for(child.pid, 0);
         outcome.killed_at_deadline = true;
         break;
       }
       std::this_thread::sleep_for(kPollInterval);
     }
   }
-  outcome.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  outcome.seconds = std::chrono::duration<double>(Clock::now() - child.start).count();
   if (WIFEXITED(status)) outcome.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) outcome.signal = WTERMSIG(status);
   return outcome;
+}
+
+ChildOutcome run_in_child(const std::function<int()>& body, const std::filesystem::path& log,
+                          double deadline_seconds) {
+  return wait_for_child(start_child(body, log), deadline_seconds);
 }
 
 std::string describe(const ChildOutcome& outcome) {

@@ -1,8 +1,13 @@
 // One run of `refract compare` (or one candidate of `refract order-search`) in a process of its
 // own: a fork after the facts are extracted, so that one variant's memory (the BDD node table
-// above all) never weighs on the next, and a crash or a time limit ends that run alone.
+// above all) never weighs on the next, and a crash or a time limit ends that run alone. Also a
+// child started now and waited for later (start_child): the JDK cache's entry built on a second
+// core beside the analysis that needs it (cli/jdk_cache.hpp).
 #pragma once
 
+#include <sys/types.h>
+
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -22,6 +27,21 @@ struct ChildOutcome {
 // it. std::runtime_error when the child cannot be started.
 ChildOutcome run_in_child(const std::function<int()>& body, const std::filesystem::path& log,
                           double deadline_seconds);
+
+// A child running beside its parent.
+struct StartedChild {
+  pid_t pid = 0;
+  std::chrono::steady_clock::time_point start;
+};
+
+// Forks a child that runs `body` and exits with what it returns (3 if it throws), its stdout
+// and stderr going to `log`, or staying the parent's without one. std::runtime_error when the
+// child cannot be started.
+StartedChild start_child(const std::function<int()>& body,
+                         const std::optional<std::filesystem::path>& log);
+
+// Waits for `child` to end; past `deadline_seconds` from its start (0: no deadline) kills it.
+ChildOutcome wait_for_child(const StartedChild& child, double deadline_seconds);
 
 // What the outcome says in a report: "ok", "exit 4", "signal 9", "killed after 60 s".
 std::string describe(const ChildOutcome& outcome);

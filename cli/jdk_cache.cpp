@@ -1,15 +1,19 @@
 #include "cli/jdk_cache.hpp"
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <sstream>
+#include <thread>
 #include <vector>
 
 #include "frontend/class_path.hpp"
@@ -121,9 +125,13 @@ void write_text(const fs::path& file, const std::string& text) {
 }
 
 // Solves the JDK's part alone with `args`' options into a new entry `entry`.
+// Where the process `pid` builds `entry`, to be renamed into place whole.
+fs::path building_folder(const fs::path& entry, pid_t pid) {
+  return entry.parent_path() / (entry.filename().string() + ".building-" + std::to_string(pid));
+}
+
 void build_entry(const AnalyzeArguments& args, const fs::path& entry, std::ostream* progress) {
-  const fs::path building =
-      entry.parent_path() / (entry.filename().string() + ".building-" + std::to_string(::getpid()));
+  const fs::path building = building_folder(entry, ::getpid());
   fs::remove_all(building);
   fs::create_directories(building);
   try {
@@ -212,55 +220,116 @@ std::string jdk_cache_key(const AnalyzeArguments& args) {
   return hash.hex();
 }
 
-JdkCacheUse use_jdk_cache(const AnalyzeArguments& args, const frontend::FactDatabase& facts,
-                          std::ostream* progress) {
+JdkCacheUse start_jdk_cache(const AnalyzeArguments& args, std::ostream* progress) {
   JdkCacheUse use;
   if (const auto why = jdk_cache_unsupported(args)) {
     use.status = "off: " + *why;
     return use;
   }
-  if (facts.jdk_part_size("M") == 0) {
-    use.status = "off: the class path has no JDK";
-    return use;
-  }
   const fs::path dir = args.cache_dir ? fs::path(*args.cache_dir) : default_cache_dir();
   use.key = jdk_cache_key(args);
-  const fs::path entry = dir / use.key;
-  std::string status = "hit";
-  if (fs::exists(entry)) {
-    if (const auto why = corrupt(entry)) {
-      std::cerr << "warning: the cached JDK fixpoint " << entry.string() << " is corrupt (" << *why
-                << "): rebuilding it\n";
-      fs::remove_all(entry);
-      status = "rebuilt: " + *why;
+  use.entry = dir / use.key;
+  use.status = "hit";
+  if (fs::exists(use.entry)) {
+    if (const auto why = corrupt(use.entry)) {
+      std::cerr << "warning: the cached JDK fixpoint " << use.entry.string() << " is corrupt ("
+                << *why << "): rebuilding it\n";
+      fs::remove_all(use.entry);
+      use.status = "rebuilt: " + *why;
     }
   } else {
-    status = "built";
+    use.status = "built";
   }
-  if (status != "hit") {
-    if (progress)
-      *progress << "[cache] solving the JDK's start-up part alone into " << entry.string() << "\n";
-    std::error_code error;
-    fs::create_directories(dir, error);
-    if (error)
-      throw InputError({dir.string()}, "cannot create the cache folder: " + error.message());
+  if (use.status == "hit") return use;
+  std::error_code error;
+  fs::create_directories(dir, error);
+  if (error) throw InputError({dir.string()}, "cannot create the cache folder: " + error.message());
+  const bool beside = args.cache_build_beside.value_or(std::thread::hardware_concurrency() >= 2);
+  use.build = beside ? "beside" : "first";
+  if (!beside) return use;
+  if (progress) {
+    *progress << "[cache] solving the JDK's start-up part alone into " << use.entry.string()
+              << " in a second process; this run solves without it\n";
+  }
+  const fs::path entry = use.entry;
+  use.building = start_child(
+      [&args, entry] {
+        try {
+          build_entry(args, entry, nullptr);
+          return 0;
+        } catch (const std::exception& e) {
+          std::cerr << "warning: the JDK's fixpoint was not cached in " << entry.string() << ": "
+                    << e.what() << "\n";
+          return 1;
+        }
+      },
+      std::nullopt);
+  return use;
+}
+
+void use_jdk_cache(JdkCacheUse& use, const AnalyzeArguments& args,
+                   const frontend::FactDatabase& facts, std::ostream* progress) {
+  if (use.key.empty()) return;  // off
+  if (facts.jdk_part_size("M") == 0) {
+    use.status = "off: the class path has no JDK";
+    return;
+  }
+  if (use.build == "beside") return;  // this run solves without it
+  if (use.build == "first") {
+    if (progress) {
+      *progress << "[cache] solving the JDK's start-up part alone into " << use.entry.string()
+                << "\n";
+    }
     const auto start = Clock::now();
     try {
-      build_entry(args, entry, progress);
+      build_entry(args, use.entry, progress);
     } catch (const fs::filesystem_error& e) {
-      throw InputError({dir.string()}, std::string("cannot write the cache: ") + e.what());
+      throw InputError({use.entry.parent_path().string()},
+                       std::string("cannot write the cache: ") + e.what());
     }
     use.build_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   }
-  if (const auto why = numbering_differs(entry / "DOMAINS", facts)) {
+  if (const auto why = numbering_differs(use.entry / "DOMAINS", facts)) {
     use.status = "off: " + *why;
-    return use;
+    return;
   }
-  use.status = status;
-  use.state = entry / "state";
+  use.state = use.entry / "state";
   if (progress)
-    *progress << "[cache] starting from " << use.state->string() << " (" << status << ")\n";
-  return use;
+    *progress << "[cache] starting from " << use.state->string() << " (" << use.status << ")\n";
+}
+
+void finish_jdk_cache(JdkCacheUse& use, const frontend::FactDatabase& facts) {
+  if (!use.building) return;
+  const ChildOutcome outcome = wait_for_child(*use.building, 0);
+  use.building.reset();
+  use.build_seconds = outcome.seconds;
+  if (!outcome.exit_code || *outcome.exit_code != 0) {
+    if (outcome.signal) {
+      std::cerr << "warning: the JDK's fixpoint was not cached: its solve ended by "
+                << describe(outcome) << "\n";
+    }
+    use.status = "off: building the entry failed (" + describe(outcome) + ")";
+    return;
+  }
+  // An entry that numbers the JDK's part otherwise than this program's facts could not have
+  // served this run (as under first), and the status says so alike.
+  if (facts.jdk_part_size("M") == 0) {
+    use.status = "off: the class path has no JDK";
+  } else if (const auto why = numbering_differs(use.entry / "DOMAINS", facts)) {
+    use.status = "off: " + *why;
+  }
+}
+
+JdkCacheBuildStopper::~JdkCacheBuildStopper() {
+  if (!use_.building) return;
+  const pid_t child = use_.building->pid;
+  use_.building.reset();
+  ::kill(child, SIGKILL);
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  std::error_code ignored;
+  fs::remove_all(building_folder(use_.entry, child), ignored);
 }
 
 namespace {

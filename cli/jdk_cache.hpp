@@ -17,6 +17,7 @@
 
 #include "cli/analyze_arguments.hpp"
 #include "cli/analyze_run.hpp"
+#include "cli/compare_child.hpp"
 
 namespace refract::cli {
 
@@ -29,6 +30,10 @@ struct JdkCacheUse {
   std::string key;     // the entry's name, when the cache applies
   std::optional<std::filesystem::path> state;  // the seed the solve starts from
   double build_seconds = 0;                    // solving the JDK's part, when built now
+  std::string build;            // "beside" or "first" when built now, else empty (--cache-build)
+  std::filesystem::path entry;  // where the entry is or will be
+  // The entry being built beside the analysis, in a child process, until finish_jdk_cache.
+  std::optional<StartedChild> building;
 };
 
 // Why the JDK's fixpoint cannot seed the analysis `args` describe, or nothing when it can.
@@ -38,12 +43,35 @@ std::optional<std::string> jdk_cache_unsupported(const AnalyzeArguments& args);
 // the numbering, and this refract build.
 std::string jdk_cache_key(const AnalyzeArguments& args);
 
-// Finds the entry for `args`, building it (a solve of the JDK's part alone, with `args`'
-// options) when missing or corrupt. Off without --jdk-cache, where jdk_cache_unsupported says, and
-// where `facts` (the program's, merged and numbered) do not number the JDK's part as the entry
-// does.
-JdkCacheUse use_jdk_cache(const AnalyzeArguments& args, const frontend::FactDatabase& facts,
-                          std::ostream* progress);
+// Before the program's facts: finds the entry for `args`, and where it is missing or corrupt
+// and --cache-build is beside (the default on two cores or more), starts building it (a solve
+// of the JDK's part alone, with `args`' options, its facts read anew) in a child process, so
+// that filling the cache costs the run little more than its own solve, which goes on without
+// it. Off without --jdk-cache and where jdk_cache_unsupported says.
+JdkCacheUse start_jdk_cache(const AnalyzeArguments& args, std::ostream* progress);
+
+// With the program's facts (merged and numbered): a missing entry under --cache-build first is
+// built now, and the solve starts from the entry when it was there or built first, unless
+// `facts` number the JDK's part otherwise than the entry does (off: WHY).
+void use_jdk_cache(JdkCacheUse& use, const AnalyzeArguments& args,
+                   const frontend::FactDatabase& facts, std::ostream* progress);
+
+// Waits for an entry being built beside the analysis: its seconds into build_seconds. A build
+// that failed is a warning, and the status says so: the analysis's results never depend on it.
+void finish_jdk_cache(JdkCacheUse& use, const frontend::FactDatabase& facts);
+
+// For a run that ends before finish_jdk_cache (an error, a limit): stops an entry still being
+// built beside it and removes what that build wrote, so that no child outlives the command.
+class JdkCacheBuildStopper {
+ public:
+  explicit JdkCacheBuildStopper(JdkCacheUse& use) : use_(use) {}
+  ~JdkCacheBuildStopper();
+  JdkCacheBuildStopper(const JdkCacheBuildStopper&) = delete;
+  JdkCacheBuildStopper& operator=(const JdkCacheBuildStopper&) = delete;
+
+ private:
+  JdkCacheUse& use_;
+};
 
 // One entry of a cache directory, for `refract cache list`.
 struct JdkCacheEntry {

@@ -83,6 +83,79 @@ TEST_F(JdkCacheTest, ColdAndWarmRunsGiveWhatARunWithoutTheCacheGives) {
   expect_same_outputs("plain", "warm");
 }
 
+// Beside: a second process fills the cache while the run solves without it, and the run waits
+// for it, so the entry is in place (and no build of it left) when the command ends.
+TEST_F(JdkCacheTest, AnEntryBuiltBesideIsInPlaceWhenTheRunEndsAndServesTheNext) {
+  ASSERT_EQ(analyze("plain", {}).exit_code, 0);
+  std::vector<std::string> beside = cache();
+  beside.insert(beside.end(), {"--cache-build", "beside"});
+  const RunResult cold = analyze("cold", beside);
+  ASSERT_EQ(cold.exit_code, 0) << cold.err;
+  EXPECT_EQ(stats("cold").at("status").string(), "built");
+  EXPECT_EQ(stats("cold").at("build").string(), "beside");
+  EXPECT_GT(stats("cold").at("build_seconds").number(), 0.0);
+  EXPECT_TRUE(stats("cold").at("seeded").array().empty());
+  ASSERT_EQ(entries().size(), 1u);
+  EXPECT_EQ(entries().front().filename().string(), stats("cold").at("key").string());
+  const RunResult warm = analyze("warm", cache());
+  ASSERT_EQ(warm.exit_code, 0) << warm.err;
+  EXPECT_EQ(stats("warm").at("status").string(), "hit");
+  EXPECT_EQ(stats("warm").at("build").string(), "");
+  EXPECT_GT(stats("warm").at("seeded").array().size(), 10u);
+  expect_same_outputs("plain", "cold");
+  expect_same_outputs("plain", "warm");
+}
+
+// First: the entry is solved, then the run starts from it.
+TEST_F(JdkCacheTest, AnEntryBuiltFirstSeedsTheRunThatBuiltIt) {
+  ASSERT_EQ(analyze("plain", {}).exit_code, 0);
+  std::vector<std::string> first = cache();
+  first.insert(first.end(), {"--cache-build", "first"});
+  const RunResult cold = analyze("cold", first);
+  ASSERT_EQ(cold.exit_code, 0) << cold.err;
+  EXPECT_EQ(stats("cold").at("status").string(), "built");
+  EXPECT_EQ(stats("cold").at("build").string(), "first");
+  EXPECT_GT(stats("cold").at("seeded").array().size(), 10u);
+  expect_same_outputs("plain", "cold");
+}
+
+// The entry starts building before the program's classes are read; a run that fails then stops
+// that build and removes what it wrote. (The run fails within milliseconds of the start, the
+// build takes hundreds of them; a build left running would hold the run's stderr open, so
+// run_refract would wait for it and find its entry.)
+TEST_F(JdkCacheTest, ARunThatFailsStopsTheBuildBesideItAndLeavesNothing) {
+  std::vector<std::string> args = {"analyze",
+                                   "--jdk",
+                                   small_jdk().string(),
+                                   "--classpath",
+                                   kFixtureClasses.string(),
+                                   "--main",
+                                   "pointsto.NoSuchMain",
+                                   "--reflection",
+                                   "none",
+                                   "--out",
+                                   (dir_.path() / "out").string(),
+                                   "--quiet",
+                                   "--cache-build",
+                                   "beside"};
+  const std::vector<std::string> dir = cache();
+  args.insert(args.end(), dir.begin(), dir.end());
+  const RunResult run = run_refract(args, dir_.path());
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find("pointsto.NoSuchMain"), std::string::npos) << run.err;
+  EXPECT_TRUE(entries().empty()) << entries().front();
+  EXPECT_FALSE(fs::exists(dir_.path() / "out" / "call-edges.tsv"));
+}
+
+TEST_F(JdkCacheTest, AnUnknownCacheBuildIsAUsageError) {
+  const RunResult run = analyze("out", {"--cache-build", "later"});
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_NE(run.err.find("unknown --cache-build value 'later' (expected beside or first)"),
+            std::string::npos)
+      << run.err;
+  EXPECT_FALSE(fs::exists(dir_.path() / "out" / "call-edges.tsv"));
+}
+
 TEST_F(JdkCacheTest, ACorruptEntryIsReportedRebuiltAndGivesTheSameResults) {
   ASSERT_EQ(analyze("first", cache()).exit_code, 0);
   ASSERT_EQ(entries().size(), 1u);
