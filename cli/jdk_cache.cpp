@@ -124,12 +124,12 @@ void write_text(const fs::path& file, const std::string& text) {
   out.commit();
 }
 
-// Solves the JDK's part alone with `args`' options into a new entry `entry`.
 // Where the process `pid` builds `entry`, to be renamed into place whole.
 fs::path building_folder(const fs::path& entry, pid_t pid) {
   return entry.parent_path() / (entry.filename().string() + ".building-" + std::to_string(pid));
 }
 
+// Solves the JDK's part alone with `args`' options into a new entry `entry`.
 void build_entry(const AnalyzeArguments& args, const fs::path& entry, std::ostream* progress) {
   const fs::path building = building_folder(entry, ::getpid());
   fs::remove_all(building);
