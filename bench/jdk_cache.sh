@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The JDK once (issue 35): `refract analyze --reflection none` (insens, the one flavour the
-# cache serves) without the cache, cold (the cache cleared first) with the entry built first
+# The JDK once (issue 35): `refract analyze --reflection none` (insens unless --context says
+# otherwise) without the cache, cold (the cache cleared first) with the entry built first
 # (the JDK's start-up part solved alone, then the program from it) and beside (a second process
 # solves the JDK's part into the cache while the run solves without it), and warm (from the
 # entry the cold runs left). Per program: the median seconds of --runs runs without the cache
@@ -12,18 +12,21 @@
 # `example` is examples/pointsto/Example.java (a dozen classes), compiled here with javac 17;
 # the others are the Debian programs of bench/lib.sh.
 #
-# Usage: bench/jdk_cache.sh [--programs "example antlr"] [--runs N] [--build DIR] [--out DIR]
+# Usage: bench/jdk_cache.sh [--programs "example antlr"] [--context FLAVOUR] [--runs N]
+#                          [--build DIR] [--out DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
 
 programs="example antlr"
+context=insens
 runs=3
 build=bench/work/build-release
 out=bench/work/jdk-cache
 while [ $# -gt 0 ]; do
   case "$1" in
     --programs) programs="$2"; shift 2 ;;
+    --context) context="$2"; shift 2 ;;
     --runs) runs="$2"; shift 2 ;;
     --build) build="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
@@ -56,7 +59,7 @@ analyze() {
   mkdir -p "$dir"
   local start end
   start=$(date +%s.%N)
-  "$refract" analyze --jdk "$jdk" --classpath "$cp" --main "$main" --context insens \
+  "$refract" analyze --jdk "$jdk" --classpath "$cp" --main "$main" --context "$context" \
     --reflection none --out "$dir/out" --quiet "$@" 2> "$dir/log"
   end=$(date +%s.%N)
   awk "BEGIN {print $end - $start}" > "$dir/seconds"

@@ -73,8 +73,8 @@ po::options_description analyze_options() {
       "folder of the reflection rules (default: the shipped ones)")(
       "jdk-cache",
       "start the solve from the cached fixpoint of the JDK's start-up work (solved once per JDK, "
-      "rules, options and refract build; --reflection none and insens only; experimental: "
-      "see README, \"The JDK once\")")(
+      "rules, options and refract build; --reflection none, every flavour but cloning; "
+      "experimental: see README, \"The JDK once\")")(
       "cache-dir", po::value<std::string>(),
       "where --jdk-cache keeps its fixpoints (default: $XDG_CACHE_HOME/refract, else "
       "~/.cache/refract); implies --jdk-cache")(

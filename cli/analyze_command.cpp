@@ -354,7 +354,10 @@ int analyze_extracted(const AnalyzeArguments& args, const AnalyzeInputs& inputs,
   JdkCacheUse& cache = started_cache ? *started_cache : own_cache;
   const JdkCacheBuildStopper stop_cache_build(cache);  // no child outlives a run that stops
   use_jdk_cache(cache, args, facts, progress);
-  if (cache.state) options.seed_dir = *cache.state;
+  if (cache.state) {
+    options.seed_dir = *cache.state;
+    options.context_element_capacity = cache.context_capacity;
+  }
   reflection::Mode ran = args.reflection.mode;
   std::optional<std::string> notice;
   std::unique_ptr<pointsto::Analysis> analysis;

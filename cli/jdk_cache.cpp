@@ -18,6 +18,7 @@
 
 #include "frontend/class_path.hpp"
 #include "support/atomic_file.hpp"
+#include "support/bit_width.hpp"
 #include "support/content_hash.hpp"
 #include "support/error.hpp"
 
@@ -141,6 +142,7 @@ void build_entry(const AnalyzeArguments& args, const fs::path& entry, std::ostre
     inputs.program = extract_jdk_part(jdk_only, nullptr);
     PreparedAnalysis prepared = prepare_analysis(args, inputs, nullptr);
     pointsto::AnalysisOptions options = prepared.options;
+    options.context_element_capacity = context_capacity(args, prepared.facts());
     options.work_dir = building / "facts";
     options.state_dir = building / "state";
     options.rule_stats.reset();
@@ -185,11 +187,17 @@ std::optional<std::string> jdk_cache_unsupported(const AnalyzeArguments& args) {
            "serves --reflection none";
   const pointsto::ContextFlavour flavour =
       pointsto::parse_context_flavour(args.context, "--context");
-  if (flavour.kind != pointsto::ContextKind::kInsensitive)
-    return "the contexts of " + flavour.name +
-           " are fields as wide as the program's element numbers, which the JDK alone does not "
-           "fix; the cache serves insens";
+  if (flavour.kind == pointsto::ContextKind::kCloning)
+    return "cloning numbers the paths of the whole program's call graph, which the JDK alone "
+           "does not fix; the cache serves insens, K-call, K-obj and K-type";
   return std::nullopt;
+}
+
+std::uint64_t context_capacity(const AnalyzeArguments& args, const frontend::FactDatabase& facts) {
+  const std::optional<std::string> domain =
+      pointsto::context_element_domain(pointsto::parse_context_flavour(args.context, "--context"));
+  if (!domain) return 0;
+  return std::uint64_t{1} << (bits_for_size(facts.jdk_part_size(*domain)) + 1);
 }
 
 std::string jdk_cache_key(const AnalyzeArguments& args) {
@@ -291,6 +299,17 @@ void use_jdk_cache(JdkCacheUse& use, const AnalyzeArguments& args,
   }
   if (const auto why = numbering_differs(use.entry / "DOMAINS", facts)) {
     use.status = "off: " + *why;
+    return;
+  }
+  use.context_capacity = context_capacity(args, facts);
+  const auto domain =
+      pointsto::context_element_domain(pointsto::parse_context_flavour(args.context, "--context"));
+  if (domain && facts.domain(*domain).size() > use.context_capacity) {
+    use.status = "off: the program has " + std::to_string(facts.domain(*domain).size()) +
+                 " elements of " + *domain + ", more than the " +
+                 std::to_string(use.context_capacity) +
+                 " the entry's context fields hold (twice the JDK's part, rounded up)";
+    use.context_capacity = 0;
     return;
   }
   use.state = use.entry / "state";

@@ -32,12 +32,20 @@ struct JdkCacheUse {
   double build_seconds = 0;                    // solving the JDK's part, when built now
   std::string build;            // "beside" or "first" when built now, else empty (--cache-build)
   std::filesystem::path entry;  // where the entry is or will be
+  // What the solve's context fields must hold to read the entry's contexts (0: insens): the
+  // entry fixes their layout at twice its JDK part's elements (rounded up to a power of two).
+  std::uint64_t context_capacity = 0;
   // The entry being built beside the analysis, in a child process, until finish_jdk_cache.
   std::optional<StartedChild> building;
 };
 
 // Why the JDK's fixpoint cannot seed the analysis `args` describe, or nothing when it can.
 std::optional<std::string> jdk_cache_unsupported(const AnalyzeArguments& args);
+
+// The elements a context field of `args`' flavour holds in an entry made from `facts` (whose
+// JDK part is the entry's): twice the JDK part's, rounded up to a power of two, so that a
+// program adding up to as many again encodes its contexts as the entry did. 0 for insens.
+std::uint64_t context_capacity(const AnalyzeArguments& args, const frontend::FactDatabase& facts);
 
 // The entry's key: the JDK's jmods, the rule files, the options that change the relations or
 // the numbering, and this refract build.

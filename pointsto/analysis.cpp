@@ -52,19 +52,12 @@ double since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-std::uint64_t element_count(const ContextFlavour& flavour, const frontend::FactDatabase& facts) {
-  switch (flavour.kind) {
-    case ContextKind::kCall:
-      return facts.domain("I").size();
-    case ContextKind::kObject:
-      return facts.domain("H").size();
-    case ContextKind::kType:
-      return facts.domain("T").size();
-    case ContextKind::kInsensitive:
-    case ContextKind::kCloning:
-      break;
-  }
-  return 0;
+// What a context field must hold: the flavour's elements, or more where the layout is fixed
+// beforehand (AnalysisOptions::context_element_capacity).
+std::uint64_t element_count(const ContextFlavour& flavour, const frontend::FactDatabase& facts,
+                            std::uint64_t capacity) {
+  const std::optional<std::string> domain = context_element_domain(flavour);
+  return domain ? std::max(facts.domain(*domain).size(), capacity) : 0;
 }
 
 void write_text(const fs::path& file, const std::string& text) {
@@ -180,7 +173,8 @@ AnalysisResult Analysis::run() {
     result.cloning_paths = constructors.cloning.max_paths;
     result.cloning_wrapped = constructors.cloning.wrapped;
   } else {
-    constructors.layout = context_layout(flavour, element_count(flavour, facts_), "--context");
+    constructors.layout = context_layout(
+        flavour, element_count(flavour, facts_, options_.context_element_capacity), "--context");
   }
   if (flavour.kind == ContextKind::kType) constructors.heap_classes = heap_classes(facts_);
   write_text(options_.work_dir / "contexts.datalog",

@@ -28,6 +28,9 @@ struct AnalysisOptions {
   ContextFlavour flavour;
   std::optional<std::string> order;                      // overrides the flavour's default order
   ContextBits context_bits = ContextBits::kConsecutive;  // how the order places context fields
+  // Context fields hold at least this many elements: a layout fixed beforehand, so that the
+  // contexts of a seed (seed_dir) are encoded alike (cli/jdk_cache.hpp). 0: as many as there are.
+  std::uint64_t context_element_capacity = 0;
   bdd::ManagerSettings bdd;
   // rules evaluated once over relations of at most this many tuples run on explicit tuples
   // (solver::EngineOptions::tuple_join_max_input); 0: BDD products only

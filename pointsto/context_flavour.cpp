@@ -78,6 +78,21 @@ ContextFlavour parse_context_flavour(const std::string& text, const std::string&
   return flavour;
 }
 
+std::optional<std::string> context_element_domain(const ContextFlavour& flavour) {
+  switch (flavour.kind) {
+    case ContextKind::kCall:
+      return "I";
+    case ContextKind::kObject:
+      return "H";
+    case ContextKind::kType:
+      return "T";
+    case ContextKind::kInsensitive:
+    case ContextKind::kCloning:
+      break;
+  }
+  return std::nullopt;
+}
+
 ContextLayout context_layout(const ContextFlavour& flavour, std::uint64_t element_count,
                              const std::string& option) {
   ContextLayout layout;

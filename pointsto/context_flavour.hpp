@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 namespace refract::pointsto {
@@ -59,6 +60,10 @@ std::map<std::string, unsigned> context_lanes(const ContextFlavour& flavour, Con
 // in 8 minutes); consecutive elsewhere, where it solved faster (2-obj+H on antlr, 300 s:
 // sweep 28 against 25). pointsto/README.md, "Context bits", has the measurements.
 ContextBits default_context_bits(const ContextFlavour& flavour);
+
+// The domain whose elements a context field holds: I (K-call), H (K-obj), T (K-type); none for
+// insens and cloning.
+std::optional<std::string> context_element_domain(const ContextFlavour& flavour);
 
 // The layout for `flavour` given the number of elements of the domain its fields hold
 // (invocation sites, heap objects or types). InputError naming `option` when a context would
