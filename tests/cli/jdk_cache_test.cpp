@@ -80,6 +80,7 @@ TEST_F(JdkCacheTest, ColdAndWarmRunsGiveWhatARunWithoutTheCacheGives) {
   const RunResult warm = analyze("warm", cached);
   ASSERT_EQ(warm.exit_code, 0) << warm.err;
   EXPECT_EQ(stats("warm").at("status").string(), "hit");
+  EXPECT_EQ(stats("warm").at("build").string(), "");
   EXPECT_GT(stats("warm").at("seeded").array().size(), 10u);
   EXPECT_EQ(stats("plain").at("status").string(), "off: not asked for (--jdk-cache)");
   expect_same_outputs("plain", "cold");
@@ -87,8 +88,9 @@ TEST_F(JdkCacheTest, ColdAndWarmRunsGiveWhatARunWithoutTheCacheGives) {
 }
 
 // Beside: a second process fills the cache while the run solves without it, and the run waits
-// for it, so the entry is in place (and no build of it left) when the command ends.
-TEST_F(JdkCacheTest, AnEntryBuiltBesideIsInPlaceWhenTheRunEndsAndServesTheNext) {
+// for it, so the entry is in place (and no build of it left) when the command ends. (The test
+// above, with the default, serves a warm run from it on two cores or more.)
+TEST_F(JdkCacheTest, AnEntryBuiltBesideIsInPlaceWhenTheRunEnds) {
   ASSERT_EQ(analyze("plain", {}).exit_code, 0);
   std::vector<std::string> beside = cache();
   beside.insert(beside.end(), {"--cache-build", "beside"});
@@ -100,13 +102,8 @@ TEST_F(JdkCacheTest, AnEntryBuiltBesideIsInPlaceWhenTheRunEndsAndServesTheNext) 
   EXPECT_TRUE(stats("cold").at("seeded").array().empty());
   ASSERT_EQ(entries().size(), 1u);
   EXPECT_EQ(entries().front().filename().string(), stats("cold").at("key").string());
-  const RunResult warm = analyze("warm", cache());
-  ASSERT_EQ(warm.exit_code, 0) << warm.err;
-  EXPECT_EQ(stats("warm").at("status").string(), "hit");
-  EXPECT_EQ(stats("warm").at("build").string(), "");
-  EXPECT_GT(stats("warm").at("seeded").array().size(), 10u);
+  EXPECT_TRUE(fs::exists(entries().front() / "MANIFEST"));
   expect_same_outputs("plain", "cold");
-  expect_same_outputs("plain", "warm");
 }
 
 // First: the entry is solved, then the run starts from it.
