@@ -115,8 +115,13 @@ Bdd Bdd::operator&(const Bdd& other) const {
 Bdd Bdd::operator|(const Bdd& other) const {
   return Bdd(checked("or", [&] { return bdd_apply(root_, other.root_, bddop_or); }));
 }
+// As this ^ (this & other): libbdd 2.4's bddop_diff has no terminal case for an empty left
+// side or equal sides, so it walks all of `other` even when this is a few tuples (a rule's new
+// tuples less a relation of millions of nodes: 0.21 s against 0.0001 s for 1.5M nodes), while
+// and and xor stop where a side is empty or both are the same node.
 Bdd Bdd::operator-(const Bdd& other) const {
-  return Bdd(checked("diff", [&] { return bdd_apply(root_, other.root_, bddop_diff); }));
+  const Bdd common(checked("diff", [&] { return bdd_apply(root_, other.root_, bddop_and); }));
+  return Bdd(checked("diff", [&] { return bdd_apply(root_, common.root_, bddop_xor); }));
 }
 Bdd Bdd::operator^(const Bdd& other) const {
   return Bdd(checked("xor", [&] { return bdd_apply(root_, other.root_, bddop_xor); }));

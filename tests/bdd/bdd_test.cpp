@@ -164,6 +164,28 @@ TEST(ManagerTest, AGenerousMemoryBudgetLetsTheTableGrow) {
   EXPECT_FALSE(manager.stats().capped_by_memory_budget);
 }
 
+// Difference is computed as a ^ (a & b) (libbdd's own walks all of b): the same set
+// difference on every pair of the 16 functions of two variables, constants included.
+TEST(BddDifferenceTest, IsTheSetDifferenceOnEveryPairOfFunctions) {
+  Manager manager(ManagerSettings{});
+  manager.add_variables(2);
+  const Bdd x = Bdd::variable(0), y = Bdd::variable(1);
+  std::vector<Bdd> functions;
+  for (int table = 0; table < 16; ++table) {
+    Bdd f = Bdd::zero();
+    for (int row = 0; row < 4; ++row) {
+      if (((table >> row) & 1) == 0) continue;
+      f |= ((row & 1) ? x : !x) & ((row & 2) ? y : !y);
+    }
+    functions.push_back(f);
+  }
+  for (int a = 0; a < 16; ++a) {
+    for (int b = 0; b < 16; ++b) {
+      EXPECT_TRUE((functions[a] - functions[b]) == functions[a & ~b & 15]) << a << " - " << b;
+    }
+  }
+}
+
 TEST(BitBlockTest, RangesAndComparisonsMatchArithmetic) {
   Manager manager(ManagerSettings{});
   manager.add_variables(9);
