@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 #include "bdd/var_order.hpp"
 #include "relations/bdd_file.hpp"
@@ -621,13 +622,28 @@ void Engine::State::evaluate_seeded_stratum(const Stratum& stratum, std::size_t 
   // Per plan step: the atom's relation prepared, and the value it was prepared from. A member
   // grows: what it gained since is prepared and added (a rename distributes over union), so
   // that no round renames all of a large relation again.
+  // Kept per preparation (the relation, what is selected and dropped, where each kept attribute
+  // goes), not per rule step: many rules rename a member alike, and renaming all of a large
+  // relation once per step took most of a warm 2-obj+H run's first passes.
   struct Prepared {
     Bdd from;
     Bdd value;
   };
-  std::map<std::pair<const RulePlan*, std::size_t>, Prepared> prepared;
-  auto full_value = [&](const RulePlan& plan, std::size_t s, const AtomStep& atom) -> Bdd {
-    const auto key = std::make_pair(&plan, s);
+  struct PreparedKey {
+    std::size_t relation;
+    Bdd select;  // held, so that its node (the key) is not reused while the key lives
+    Bdd drop;
+    std::vector<std::pair<rel::PhysicalId, rel::PhysicalId>> moves;
+    bool drop_in_join;
+    bool operator<(const PreparedKey& other) const {
+      return std::make_tuple(relation, select.raw(), drop.raw(), std::cref(moves), drop_in_join) <
+             std::make_tuple(other.relation, other.select.raw(), other.drop.raw(),
+                             std::cref(other.moves), other.drop_in_join);
+    }
+  };
+  std::map<PreparedKey, Prepared> prepared;
+  auto full_value = [&](const RulePlan&, std::size_t, const AtomStep& atom) -> Bdd {
+    const PreparedKey key{atom.relation, atom.select, atom.drop, atom.moves, atom.drop_in_join};
     const auto found = prepared.find(key);
     if (members.count(atom.relation) == 0) {
       if (found != prepared.end()) return found->second.value;
