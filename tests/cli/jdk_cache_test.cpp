@@ -25,15 +25,17 @@ const fs::path kFixtureClasses = REFRACT_FIXTURE_CLASSES;
 
 class JdkCacheTest : public ::testing::Test {
  protected:
-  // The `fields` fixture under insens without reflection, into `out`, with `extra` options.
-  RunResult analyze(const std::string& out, const std::vector<std::string>& extra) {
+  // The `fields` fixture (or `main`) under insens without reflection, into `out`, with `extra`
+  // options.
+  RunResult analyze(const std::string& out, const std::vector<std::string>& extra,
+                    const std::string& main = "pointsto.fields.Main") {
     std::vector<std::string> args = {"analyze",
                                      "--jdk",
                                      small_jdk().string(),
                                      "--classpath",
                                      kFixtureClasses.string(),
                                      "--main",
-                                     "pointsto.fields.Main",
+                                     main,
                                      "--reflection",
                                      "none",
                                      "--out",
@@ -58,6 +60,18 @@ class JdkCacheTest : public ::testing::Test {
                              "string-colors.tsv", "VarPointsTo.tsv"}) {
       EXPECT_EQ(read_file(dir_.path() / a / name), read_file(dir_.path() / b / name)) << name;
     }
+  }
+
+  // A run without the cache into "plain", then one into "cold" that builds the entry with
+  // --cache-build `build`.
+  void plain_then_cold(const std::string& build) {
+    ASSERT_EQ(analyze("plain", {}).exit_code, 0);
+    std::vector<std::string> args = cache();
+    args.insert(args.end(), {"--cache-build", build});
+    const RunResult cold = analyze("cold", args);
+    ASSERT_EQ(cold.exit_code, 0) << cold.err;
+    EXPECT_EQ(stats("cold").at("status").string(), "built");
+    EXPECT_EQ(stats("cold").at("build").string(), build);
   }
 
   std::vector<fs::path> entries() const {
@@ -91,13 +105,7 @@ TEST_F(JdkCacheTest, ColdAndWarmRunsGiveWhatARunWithoutTheCacheGives) {
 // for it, so the entry is in place (and no build of it left) when the command ends. (The test
 // above, with the default, serves a warm run from it on two cores or more.)
 TEST_F(JdkCacheTest, AnEntryBuiltBesideIsInPlaceWhenTheRunEnds) {
-  ASSERT_EQ(analyze("plain", {}).exit_code, 0);
-  std::vector<std::string> beside = cache();
-  beside.insert(beside.end(), {"--cache-build", "beside"});
-  const RunResult cold = analyze("cold", beside);
-  ASSERT_EQ(cold.exit_code, 0) << cold.err;
-  EXPECT_EQ(stats("cold").at("status").string(), "built");
-  EXPECT_EQ(stats("cold").at("build").string(), "beside");
+  ASSERT_NO_FATAL_FAILURE(plain_then_cold("beside"));
   EXPECT_GT(stats("cold").at("build_seconds").number(), 0.0);
   EXPECT_TRUE(stats("cold").at("seeded").array().empty());
   ASSERT_EQ(entries().size(), 1u);
@@ -108,13 +116,7 @@ TEST_F(JdkCacheTest, AnEntryBuiltBesideIsInPlaceWhenTheRunEnds) {
 
 // First: the entry is solved, then the run starts from it.
 TEST_F(JdkCacheTest, AnEntryBuiltFirstSeedsTheRunThatBuiltIt) {
-  ASSERT_EQ(analyze("plain", {}).exit_code, 0);
-  std::vector<std::string> first = cache();
-  first.insert(first.end(), {"--cache-build", "first"});
-  const RunResult cold = analyze("cold", first);
-  ASSERT_EQ(cold.exit_code, 0) << cold.err;
-  EXPECT_EQ(stats("cold").at("status").string(), "built");
-  EXPECT_EQ(stats("cold").at("build").string(), "first");
+  ASSERT_NO_FATAL_FAILURE(plain_then_cold("first"));
   EXPECT_GT(stats("cold").at("seeded").array().size(), 10u);
   expect_same_outputs("plain", "cold");
 }
@@ -124,23 +126,9 @@ TEST_F(JdkCacheTest, AnEntryBuiltFirstSeedsTheRunThatBuiltIt) {
 // build takes hundreds of them; a build left running would hold the run's stderr open, so
 // run_refract would wait for it and find its entry.)
 TEST_F(JdkCacheTest, ARunThatFailsStopsTheBuildBesideItAndLeavesNothing) {
-  std::vector<std::string> args = {"analyze",
-                                   "--jdk",
-                                   small_jdk().string(),
-                                   "--classpath",
-                                   kFixtureClasses.string(),
-                                   "--main",
-                                   "pointsto.NoSuchMain",
-                                   "--reflection",
-                                   "none",
-                                   "--out",
-                                   (dir_.path() / "out").string(),
-                                   "--quiet",
-                                   "--cache-build",
-                                   "beside"};
-  const std::vector<std::string> dir = cache();
-  args.insert(args.end(), dir.begin(), dir.end());
-  const RunResult run = run_refract(args, dir_.path());
+  std::vector<std::string> args = cache();
+  args.insert(args.end(), {"--cache-build", "beside"});
+  const RunResult run = analyze("out", args, "pointsto.NoSuchMain");
   EXPECT_EQ(run.exit_code, 1) << run.err;
   EXPECT_NE(run.err.find("pointsto.NoSuchMain"), std::string::npos) << run.err;
   EXPECT_TRUE(entries().empty()) << entries().front();
