@@ -619,12 +619,11 @@ void Engine::State::evaluate_seeded_stratum(const Stratum& stratum, std::size_t 
                                                                : std::vector<Bdd>{g->second};
     }
   }
-  // Per plan step: the atom's relation prepared, and the value it was prepared from. A member
-  // grows: what it gained since is prepared and added (a rename distributes over union), so
-  // that no round renames all of a large relation again.
-  // Kept per preparation (the relation, what is selected and dropped, where each kept attribute
-  // goes), not per rule step: many rules rename a member alike, and renaming all of a large
-  // relation once per step took most of a warm 2-obj+H run's first passes.
+  // Per preparation (the relation, what is selected and dropped, where each kept attribute
+  // goes), not per rule step, since many rules rename a member alike: the atom's relation
+  // prepared, and the value it was prepared from. A member grows: what it gained since is
+  // prepared and added (a rename distributes over union), so that no round renames all of a
+  // large relation again (once per step took most of a warm 2-obj+H run's first passes).
   struct Prepared {
     Bdd from;
     Bdd value;
@@ -642,7 +641,7 @@ void Engine::State::evaluate_seeded_stratum(const Stratum& stratum, std::size_t 
     }
   };
   std::map<PreparedKey, Prepared> prepared;
-  auto full_value = [&](const RulePlan&, std::size_t, const AtomStep& atom) -> Bdd {
+  auto full_value = [&](const AtomStep& atom) -> Bdd {
     const PreparedKey key{atom.relation, atom.select, atom.drop, atom.moves, atom.drop_in_join};
     const auto found = prepared.find(key);
     if (members.count(atom.relation) == 0) {
@@ -673,11 +672,10 @@ void Engine::State::evaluate_seeded_stratum(const Stratum& stratum, std::size_t 
     const auto key = std::make_pair(&plan, s);
     auto found = keyed_sides.find(key);
     if (found == keyed_sides.end()) {
-      found =
-          keyed_sides
-              .emplace(key, index_static_side(plan, plan.step_variables[s], plan.live_after[s - 1],
-                                              {}, full_value(plan, s, atom)))
-              .first;
+      found = keyed_sides
+                  .emplace(key, index_static_side(plan, plan.step_variables[s],
+                                                  plan.live_after[s - 1], {}, full_value(atom)))
+                  .first;
     }
     if (!found->second) return std::nullopt;
     std::optional<Bdd> restricted = found->second->restrict_to(acc);
@@ -721,7 +719,7 @@ void Engine::State::evaluate_seeded_stratum(const Stratum& stratum, std::size_t 
               if (step != nullptr && plan.body_literals[s] == 0) {
                 value = prepare_atom(*step, gain);
               } else if (step != nullptr) {
-                value = full_value(plan, s, *step);
+                value = full_value(*step);
                 if (const std::optional<Bdd> keyed = keyed_static(plan, s, *step, acc))
                   value = *keyed;
               }
