@@ -407,7 +407,7 @@ int analyze_extracted(const AnalyzeArguments& args, const AnalyzeInputs& inputs,
   }
   if (cache.building && progress)
     *progress << "[cache] waiting for the JDK's part to be written to the cache\n";
-  finish_jdk_cache(cache, facts);
+  finish_jdk_cache(cache, args, facts);
   const double total = std::chrono::duration<double>(Clock::now() - start).count();
   write_stats(out / "stats.json", args, result, program.extractor->counts(), heaps,
               {args.reflection.mode.to_string(), ran.to_string(), notice}, facts_seconds, total,

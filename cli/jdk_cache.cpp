@@ -193,12 +193,39 @@ std::optional<std::string> jdk_cache_unsupported(const AnalyzeArguments& args) {
   return std::nullopt;
 }
 
+namespace {
+
+std::optional<std::string> context_element_domain(const AnalyzeArguments& args) {
+  return pointsto::context_element_domain(
+      pointsto::parse_context_flavour(args.context, "--context"));
+}
+
+}  // namespace
+
 std::uint64_t context_capacity(const AnalyzeArguments& args, const frontend::FactDatabase& facts) {
-  const std::optional<std::string> domain =
-      pointsto::context_element_domain(pointsto::parse_context_flavour(args.context, "--context"));
+  const std::optional<std::string> domain = context_element_domain(args);
   if (!domain) return 0;
   return std::uint64_t{1} << (bits_for_size(facts.jdk_part_size(*domain)) + 1);
 }
+
+namespace {
+
+// Why the entry at `entry` cannot seed the run of `args` on `facts`: they number the JDK's part
+// otherwise, or the program has more elements than the entry's context fields hold.
+std::optional<std::string> cannot_serve(const fs::path& entry, const AnalyzeArguments& args,
+                                        const frontend::FactDatabase& facts) {
+  if (auto why = numbering_differs(entry / "DOMAINS", facts)) return why;
+  const std::optional<std::string> domain = context_element_domain(args);
+  const std::uint64_t capacity = context_capacity(args, facts);
+  if (domain && facts.domain(*domain).size() > capacity) {
+    return "the program has " + std::to_string(facts.domain(*domain).size()) + " elements of " +
+           *domain + ", more than the " + std::to_string(capacity) +
+           " the entry's context fields hold (twice the JDK's part, rounded up)";
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 std::string jdk_cache_key(const AnalyzeArguments& args) {
   ContentHash hash;
@@ -297,27 +324,18 @@ void use_jdk_cache(JdkCacheUse& use, const AnalyzeArguments& args,
     }
     use.build_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   }
-  if (const auto why = numbering_differs(use.entry / "DOMAINS", facts)) {
+  if (const auto why = cannot_serve(use.entry, args, facts)) {
     use.status = "off: " + *why;
     return;
   }
   use.context_capacity = context_capacity(args, facts);
-  const auto domain =
-      pointsto::context_element_domain(pointsto::parse_context_flavour(args.context, "--context"));
-  if (domain && facts.domain(*domain).size() > use.context_capacity) {
-    use.status = "off: the program has " + std::to_string(facts.domain(*domain).size()) +
-                 " elements of " + *domain + ", more than the " +
-                 std::to_string(use.context_capacity) +
-                 " the entry's context fields hold (twice the JDK's part, rounded up)";
-    use.context_capacity = 0;
-    return;
-  }
   use.state = use.entry / "state";
   if (progress)
     *progress << "[cache] starting from " << use.state->string() << " (" << use.status << ")\n";
 }
 
-void finish_jdk_cache(JdkCacheUse& use, const frontend::FactDatabase& facts) {
+void finish_jdk_cache(JdkCacheUse& use, const AnalyzeArguments& args,
+                      const frontend::FactDatabase& facts) {
   if (!use.building) return;
   const ChildOutcome outcome = wait_for_child(*use.building, 0);
   use.building.reset();
@@ -330,13 +348,10 @@ void finish_jdk_cache(JdkCacheUse& use, const frontend::FactDatabase& facts) {
     use.status = "off: building the entry failed (" + describe(outcome) + ")";
     return;
   }
-  // An entry that numbers the JDK's part otherwise than this program's facts could not have
-  // served this run (as under first), and the status says so alike.
-  if (facts.jdk_part_size("M") == 0) {
-    use.status = "off: the class path has no JDK";
-  } else if (const auto why = numbering_differs(use.entry / "DOMAINS", facts)) {
-    use.status = "off: " + *why;
-  }
+  // An entry that could not have served this run (as under first) says so alike; without a
+  // JDK use_jdk_cache has said so already.
+  if (facts.jdk_part_size("M") == 0) return;
+  if (const auto why = cannot_serve(use.entry, args, facts)) use.status = "off: " + *why;
 }
 
 JdkCacheBuildStopper::~JdkCacheBuildStopper() {

@@ -66,7 +66,8 @@ void use_jdk_cache(JdkCacheUse& use, const AnalyzeArguments& args,
 
 // Waits for an entry being built beside the analysis: its seconds into build_seconds. A build
 // that failed is a warning, and the status says so: the analysis's results never depend on it.
-void finish_jdk_cache(JdkCacheUse& use, const frontend::FactDatabase& facts);
+void finish_jdk_cache(JdkCacheUse& use, const AnalyzeArguments& args,
+                      const frontend::FactDatabase& facts);
 
 // For a run that ends before finish_jdk_cache (an error, a limit): stops an entry still being
 // built beside it and removes what that build wrote, so that no child outlives the command.
