@@ -259,6 +259,8 @@ JdkCacheUse start_jdk_cache(const AnalyzeArguments& args, std::ostream* progress
   JdkCacheUse use;
   if (const auto why = jdk_cache_unsupported(args)) {
     use.status = "off: " + *why;
+    // Asked for and not given: a warning, not only a line of stats.json.
+    if (args.jdk_cache) std::cerr << "warning: the JDK cache is off for this run: " << *why << "\n";
     return use;
   }
   const fs::path dir = args.cache_dir ? fs::path(*args.cache_dir) : default_cache_dir();

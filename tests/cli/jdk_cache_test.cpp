@@ -204,9 +204,13 @@ TEST_F(JdkCacheTest, ACacheFolderThatCannotBeMadeIsABadInput) {
 TEST_F(JdkCacheTest, FlavoursAndModesTheCacheDoesNotServeSaySo) {
   std::vector<std::string> args = cache();
   args.insert(args.end(), {"--context", "cloning"});
-  ASSERT_EQ(analyze("cloning", args).exit_code, 0);
+  const RunResult cloning = analyze("cloning", args);
+  ASSERT_EQ(cloning.exit_code, 0);
   EXPECT_EQ(stats("cloning").at("status").string().rfind("off: cloning numbers the paths", 0), 0u)
       << stats("cloning").at("status").string();
+  EXPECT_NE(cloning.err.find("warning: the JDK cache is off for this run: cloning numbers"),
+            std::string::npos)
+      << cloning.err;
   EXPECT_FALSE(fs::exists(dir_.path() / "cache"));
 }
 
