@@ -32,7 +32,8 @@ extern "C" int bddfreepos;        // head of the free list, rebuilt by every col
 extern "C" int bddfreenum;        // its length
 extern "C" int bddmaxnodesize;    // the cap on bddnodesize; 0 for none
 extern "C" void bdd_gbc(void);
-extern "C" int* bddvar2level;  // freed by bdd_done but left dangling (kernel.c)
+extern "C" void bdd_noderesize(int rehash);  // grows the table one step (set_next_growth)
+extern "C" int* bddvar2level;                // freed by bdd_done but left dangling (kernel.c)
 extern "C" int* bddlevel2var;
 
 #ifndef MADV_COLLAPSE
@@ -439,6 +440,17 @@ int Manager::variable_count() const {
 void Manager::sample_peak() {
   g_stats.peak_used_nodes =
       std::max(g_stats.peak_used_nodes, static_cast<std::uint64_t>(bdd_getnodenum()));
+}
+
+void Manager::reserve_free_nodes(std::uint64_t free_nodes) {
+  for (;;) {
+    const int size = bddnodesize;
+    if (static_cast<std::uint64_t>(bddfreenum) >= free_nodes) return;
+    cap_table_to_memory_budget();
+    bdd_noderesize(1);
+    check_error("bdd_noderesize");
+    if (bddnodesize == size) return;  // at max_nodes or the memory budget
+  }
 }
 
 void Manager::time_operations(bool on) {

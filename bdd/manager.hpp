@@ -154,6 +154,10 @@ class Manager {
   ManagerStats stats() const;
   // Sampled by the solver between operations to track the peak.
   void sample_peak();
+  // Grows the node table until `free_nodes` slots are free, as far as max_nodes and the memory
+  // budget allow. Building a BDD of millions of nodes (a seed read from a file) into a table too
+  // small collects at each step of growth, and each collection marks every node built so far.
+  void reserve_free_nodes(std::uint64_t free_nodes);
   // Times every operation by kind from now on (two clock reads each: a few percent).
   void time_operations(bool on);
   // Operations still running past `deadline` throw DeadlinePassed at their next garbage

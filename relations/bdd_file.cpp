@@ -358,6 +358,18 @@ bdd::Bdd read_body(Scanner& scan, const std::unordered_map<std::uint64_t, int>& 
 
 }  // namespace
 
+std::uint64_t bdd_file_node_count(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::uint64_t count = 0;
+    const auto [end, error] = std::from_chars(line.data(), line.data() + line.size(), count);
+    return error == std::errc() ? count : 0;
+  }
+  return 0;
+}
+
 void read_bdd_file(const std::filesystem::path& file, Relation& r, OutsideValues outside) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw InputError({file.string()}, "cannot open BDD file for relation " + r.name());

@@ -34,6 +34,10 @@ enum class OutsideValues { kReject, kKeep };
 void read_bdd_file(const std::filesystem::path& file, Relation& r,
                    OutsideValues outside = OutsideValues::kReject);
 
+// The node count a .bdd file's header gives, without reading its nodes: how much room reading
+// it will take. 0 where the header cannot be read (read_bdd_file then says why).
+std::uint64_t bdd_file_node_count(const std::filesystem::path& file);
+
 // Writes r atomically with this run's variable numbers (identity var-to-level
 // line: refract never reorders). Node ids run 2, 3, ... in file order.
 void write_bdd_file(const std::filesystem::path& file, const Relation& r);

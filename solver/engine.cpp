@@ -354,9 +354,17 @@ bool Engine::State::is_input(const rel::Relation& r) const {
 // (seed_stratum), once what their rules negate is solved.
 void Engine::State::apply_seeds() {
   const std::filesystem::path& dir = *options.seed_dir;
+  std::uint64_t seed_nodes = 0;
   for (const rel::Relation& r : relations) {
-    if (std::filesystem::is_regular_file(dir / (r.name() + ".bdd")))
+    if (std::filesystem::is_regular_file(dir / (r.name() + ".bdd"))) {
       seed_available.insert(r.name());
+      seed_nodes += rel::bdd_file_node_count(dir / (r.name() + ".bdd"));
+    }
+  }
+  // Room for every seed at once: a table grown step by step while they are read collects at
+  // each step, and each collection marks all the seed read so far.
+  space->manager().reserve_free_nodes(seed_nodes);
+  for (const rel::Relation& r : relations) {
     if (!is_input(r)) continue;
     const std::optional<Bdd> old = seed_value(r.name());
     // A constructor built of bit equalities also holds values past a domain's size; across a

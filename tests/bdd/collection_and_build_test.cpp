@@ -83,6 +83,32 @@ TEST(CollectionTest, ATableGrowingByAShareOfItsSizeCollectsLessOften) {
   EXPECT_LT(2 * doubling, fixed_steps);
 }
 
+// Room reserved up front: the split that collects on the small table (the test above) builds
+// without a collection; the table grew to the room asked for, not by its steps of 1,000.
+TEST(ReserveTest, AReservedTableBuildsWithoutACollection) {
+  constexpr int kPairs = 12;
+  Manager manager(small_table());
+  manager.add_variables(2 * kPairs);
+  manager.reserve_free_nodes(1'000'000);
+  const ManagerStats reserved = manager.stats();
+  EXPECT_GE(reserved.node_table_size - reserved.used_nodes, 1'000'000U);
+  const Bdd f = pairs_function(2 * kPairs);
+  expect_split_of(f.replace(split_pairs(kPairs)), f, kPairs);
+  EXPECT_EQ(manager.stats().garbage_collections, 0U);
+}
+
+// A reservation past max_nodes takes the table to its cap and no further, without an error.
+TEST(ReserveTest, AReservationStopsAtTheTablesCap) {
+  ManagerSettings settings = small_table();
+  settings.max_nodes = 20'000;
+  Manager manager(settings);
+  manager.add_variables(8);
+  manager.reserve_free_nodes(1'000'000);
+  EXPECT_LE(manager.stats().node_table_size, 20'000U);
+  EXPECT_GT(manager.stats().node_table_size, 10'000U);
+  EXPECT_TRUE((Bdd::variable(0) & Bdd::variable(1)).node_count() == 2);
+}
+
 // A deadline already passed stops a long operation at its first collections, and the manager
 // goes on: the same operation without the deadline builds the whole function.
 TEST(DeadlineTest, AnOperationPastTheDeadlineStopsAtACollectionAndTheManagerGoesOn) {
