@@ -8,6 +8,7 @@
 
 namespace refract::bdd {
 
+class NodeImage;
 class VarPermutation;
 
 class Bdd {
@@ -67,6 +68,7 @@ class Bdd {
   static constexpr int kRawTrue = 1;
 
  private:
+  friend class NodeImage;  // writes nodes by id and places roots (bdd/node_image.hpp)
   explicit Bdd(int root);  // takes a fresh (unreferenced) result and references it
   int root_;
 };

@@ -133,7 +133,8 @@ void write_stats(const fs::path& file, const AnalyzeArguments& args,
       << ", \"key\": " << json_string(cache.key) << ", \"build\": " << json_string(cache.build)
       << ", \"build_seconds\": " << cache.build_seconds
       << ", \"seeded\": " << json_string_array(r.seeded)
-      << ", \"recomputed\": " << json_string_object(r.recomputed) << "}";
+      << ", \"recomputed\": " << json_string_object(r.recomputed)
+      << ", \"read\": " << json_string(r.seed_read) << "}";
   if (heaps.strings) {
     const strings::StringColoring& s = *heaps.strings;
     out << ",\n  \"string_constants\": " << s.string_constants

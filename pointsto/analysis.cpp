@@ -253,6 +253,7 @@ AnalysisResult Analysis::run() {
   if (options_.state_dir) engine_->write_state(*options_.state_dir);
   result.seeded = engine_->seed_plan().seeded;
   result.recomputed = engine_->seed_plan().recomputed;
+  result.seed_read = engine_->seed_plan().read;
 
   start = Clock::now();
   if (options_.progress) *options_.progress << "[analyze] reading the call graph and statistics\n";

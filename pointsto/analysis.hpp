@@ -79,6 +79,7 @@ struct AnalysisResult {
   // with why (solver/seeding.hpp).
   std::set<std::string> seeded;
   std::map<std::string, std::string> recomputed;
+  std::string seed_read;  // how the seed was read (solver::SeedPlan::read)
 };
 
 class Analysis {

@@ -14,12 +14,14 @@
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
+#include <variant>
 
 #include "bdd/var_order.hpp"
 #include "relations/bdd_file.hpp"
 #include "relations/domain_space.hpp"
 #include "relations/element_map.hpp"
 #include "relations/relation.hpp"
+#include "relations/state_image.hpp"
 #include "relations/tuple_io.hpp"
 #include "solver/default_order.hpp"
 #include "solver/instance_layout.hpp"
@@ -143,6 +145,7 @@ struct Engine::State {
   void build_relations();
   void load_inputs();
   bool is_input(const rel::Relation& r) const;
+  void place_seed_image();
   void apply_seeds();
   void seed_stratum(const Stratum& stratum);
   std::optional<Bdd> seed_value(const std::string& name);
@@ -350,6 +353,28 @@ bool Engine::State::is_input(const rel::Relation& r) const {
          decl.has(RelationFlag::kInput);
 }
 
+// Before anything else is built: the seed's image placed whole into the fresh table serves every
+// relation it lays out alike (seed_value), without reading their .bdd files node by node.
+void Engine::State::place_seed_image() {
+  const std::filesystem::path file = *options.seed_dir / kSeedImageFile;
+  if (!std::filesystem::is_regular_file(file)) {
+    seed_plan.read = "files: the seed has no " + std::string(kSeedImageFile);
+    return;
+  }
+  const auto start = Clock::now();
+  auto placed = rel::place_state_image(file, relations, space->manager());
+  if (const std::string* why = std::get_if<std::string>(&placed)) {
+    seed_plan.read = "files: " + *why;
+  } else {
+    rel::PlacedState& state = std::get<rel::PlacedState>(placed);
+    for (auto& [name, value] : state.values) seed_values[name] = std::move(value);
+    seed_plan.read = "image: " + std::to_string(state.table_nodes) + " nodes placed";
+  }
+  if (progress()) {
+    *progress() << "[seed] " << seed_plan.read << " (" << seconds_since(start) << " s)\n";
+  }
+}
+
 // Compares each input with its seed; the derived relations take theirs stratum by stratum
 // (seed_stratum), once what their rules negate is solved.
 void Engine::State::apply_seeds() {
@@ -358,7 +383,8 @@ void Engine::State::apply_seeds() {
   for (const rel::Relation& r : relations) {
     if (std::filesystem::is_regular_file(dir / (r.name() + ".bdd"))) {
       seed_available.insert(r.name());
-      seed_nodes += rel::bdd_file_node_count(dir / (r.name() + ".bdd"));
+      if (seed_values.count(r.name()) == 0)
+        seed_nodes += rel::bdd_file_node_count(dir / (r.name() + ".bdd"));
     }
   }
   // Room for every seed at once: a table grown step by step while they are read collects at
@@ -1583,6 +1609,10 @@ void Engine::run() {
     const LimitsScope limits(s.space->manager(), s.started, s.options);
     {
       ScopedSeconds timer(s.overheads.loading);
+      if (s.options.seed_dir) {
+        s.position = "placing the seed's image";
+        s.place_seed_image();
+      }
       s.position = "loading the inputs";
       s.load_inputs();
       if (s.options.seed_dir) {
@@ -1652,6 +1682,7 @@ void Engine::write_state(const std::filesystem::path& dir) const {
   std::filesystem::create_directories(dir);
   for (const rel::Relation& r : state_->relations)
     rel::write_bdd_file(dir / (r.name() + ".bdd"), r);
+  rel::write_state_image(dir / kSeedImageFile, state_->relations);
   // The domains' sizes: which elements the solve had, for a solve seeded from this one
   // (Engine::State::negation_may_fail).
   AtomicOutputFile domains(dir / kSeedDomainsFile);

@@ -135,6 +135,8 @@ struct EngineProfile {
 
 // In a state Engine::write_state writes: `DOMAIN SIZE` per line.
 inline constexpr const char* kSeedDomainsFile = "domain-sizes.txt";
+// ... and every relation at once as a node image (relations/state_image.hpp).
+inline constexpr const char* kSeedImageFile = "relations.image";
 
 class Engine {
  public:

@@ -29,6 +29,9 @@ enum class InputChange {
 struct SeedPlan {
   std::set<std::string> seeded;                   // derived relations started from their seed
   std::map<std::string, std::string> recomputed;  // derived relation -> why it is not seeded
+  // How the seed was read: "image: N nodes placed" or, from its .bdd files, "files: WHY" (why
+  // the image could not be placed).
+  std::string read;
 };
 
 // Relations that may hold more tuples than in the seed's solve: inputs that changed, and every

@@ -32,7 +32,8 @@ void write_seeding(std::ostream& out, const Engine& engine) {
                                                    : "other";
   out << "  \"seeding\": {\"seeded\": " << json_string_array(plan.seeded)
       << ", \"recomputed\": " << json_string_object(plan.recomputed)
-      << ", \"inputs\": " << json_string_object(changes) << "},\n";
+      << ", \"inputs\": " << json_string_object(changes) << ", \"read\": " << json_string(plan.read)
+      << "},\n";
 }
 
 }  // namespace

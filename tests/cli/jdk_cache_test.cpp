@@ -96,6 +96,9 @@ TEST_F(JdkCacheTest, ColdAndWarmRunsGiveWhatARunWithoutTheCacheGives) {
   EXPECT_EQ(stats("warm").at("status").string(), "hit");
   EXPECT_EQ(stats("warm").at("build").string(), "");
   EXPECT_GT(stats("warm").at("seeded").array().size(), 10u);
+  // The entry's relations placed whole into the fresh node table, not read file by file.
+  EXPECT_EQ(stats("warm").at("read").string().rfind("image: ", 0), 0u)
+      << stats("warm").at("read").string();
   EXPECT_EQ(stats("plain").at("status").string(), "off: not asked for (--jdk-cache)");
   expect_same_outputs("plain", "cold");
   expect_same_outputs("plain", "warm");
@@ -235,6 +238,8 @@ TEST_P(JdkCacheFlavourTest, ColdAndWarmRunsGiveWhatARunWithoutTheCacheGives) {
   ASSERT_EQ(warm.exit_code, 0) << warm.err;
   EXPECT_EQ(stats("warm").at("status").string(), "hit");
   EXPECT_GT(stats("warm").at("seeded").array().size(), 10u);
+  EXPECT_EQ(stats("warm").at("read").string().rfind("image: ", 0), 0u)
+      << stats("warm").at("read").string();
   for (const char* run : {"cold", "warm"}) {
     for (const char* name :
          {"reachable-methods.txt", "call-edges.tsv", "callgraph.json", "string-colors.tsv"}) {
