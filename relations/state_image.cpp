@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 
 #include "bdd/node_image.hpp"
 #include "support/atomic_file.hpp"
@@ -74,41 +73,45 @@ class HeaderReader {
 }  // namespace
 
 void write_state_image(const std::filesystem::path& file, const std::vector<Relation>& relations) {
-  std::ostringstream nodes;
-  std::vector<bdd::Bdd> roots;
-  for (const Relation& r : relations) roots.push_back(r.bdd());
-  bdd::NodeImage::write(nodes, roots);
   AtomicOutputFile out(file);
-  out.stream().write(kMagic.data(), static_cast<std::streamsize>(kMagic.size()));
-  put_u32(out.stream(), static_cast<std::uint32_t>(relations.size()));
+  std::ostream& stream = out.stream();
+  stream.write(kMagic.data(), static_cast<std::streamsize>(kMagic.size()));
+  put_u32(stream, static_cast<std::uint32_t>(relations.size()));
   for (const Relation& r : relations) {
-    put_u32(out.stream(), static_cast<std::uint32_t>(r.name().size()));
-    out.stream() << r.name();
+    put_u32(stream, static_cast<std::uint32_t>(r.name().size()));
+    stream << r.name();
     const std::vector<std::vector<int>> vars = attribute_vars(r);
-    put_u32(out.stream(), static_cast<std::uint32_t>(vars.size()));
+    put_u32(stream, static_cast<std::uint32_t>(vars.size()));
     for (const std::vector<int>& attribute : vars) {
-      put_u32(out.stream(), static_cast<std::uint32_t>(attribute.size()));
-      for (const int v : attribute) put_u32(out.stream(), static_cast<std::uint32_t>(v));
+      put_u32(stream, static_cast<std::uint32_t>(attribute.size()));
+      for (const int v : attribute) put_u32(stream, static_cast<std::uint32_t>(v));
     }
   }
-  const std::string image = std::move(nodes).str();
-  const std::uint64_t size = image.size();
-  out.stream().write(reinterpret_cast<const char*>(&size), sizeof size);
-  out.stream() << image;
+  // The node image streams out (hundreds of MB under a deep flavour), then its size goes in
+  // before it.
+  const std::streampos size_at = stream.tellp();
+  std::uint64_t size = 0;
+  stream.write(reinterpret_cast<const char*>(&size), sizeof size);
+  std::vector<bdd::Bdd> roots;
+  for (const Relation& r : relations) roots.push_back(r.bdd());
+  bdd::NodeImage::write(stream, roots);
+  const std::streampos end = stream.tellp();
+  size = static_cast<std::uint64_t>(end - size_at) - sizeof size;
+  stream.seekp(size_at);
+  stream.write(reinterpret_cast<const char*>(&size), sizeof size);
+  stream.seekp(end);
   out.commit();
 }
 
 std::variant<PlacedState, std::string> place_state_image(const std::filesystem::path& file,
                                                          const std::vector<Relation>& relations,
                                                          bdd::Manager& manager) {
-  std::string bytes;
-  {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw InputError({file.string()}, "cannot open the state image");
-    std::ostringstream whole;
-    whole << in.rdbuf();
-    bytes = std::move(whole).str();
-  }
+  std::ifstream in(file, std::ios::binary | std::ios::ate);
+  if (!in) throw InputError({file.string()}, "cannot open the state image");
+  std::string bytes(static_cast<std::size_t>(in.tellg()), '\0');  // hundreds of MB: one read
+  in.seekg(0);
+  if (!in.read(bytes.data(), static_cast<std::streamsize>(bytes.size())))
+    throw InputError({file.string()}, "cannot read the state image");
   HeaderReader header(bytes, file);
   if (header.bytes(kMagic.size(), "its magic") != kMagic) header.fail(0, "not a state image");
   // Which relation each root is, where this run lays it out alike.
