@@ -145,6 +145,7 @@ void build_entry(const AnalyzeArguments& args, const fs::path& entry, std::ostre
     options.context_element_capacity = context_capacity(args, prepared.facts());
     options.work_dir = building / "facts";
     options.state_dir = building / "state";
+    options.read_results = false;
     options.rule_stats.reset();
     options.dumps.clear();
     options.progress = progress;

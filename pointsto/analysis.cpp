@@ -254,6 +254,7 @@ AnalysisResult Analysis::run() {
   result.seeded = engine_->seed_plan().seeded;
   result.recomputed = engine_->seed_plan().recomputed;
   result.seed_read = engine_->seed_plan().read;
+  if (!options_.read_results) return result;
 
   start = Clock::now();
   if (options_.progress) *options_.progress << "[analyze] reading the call graph and statistics\n";
