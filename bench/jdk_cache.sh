@@ -87,7 +87,7 @@ for program in $programs; do
   first=$(cat "$out/$program/cold-first/seconds")
   beside=$(cat "$out/$program/cold-beside/seconds")
   building=$(stat_of "$out/$program/cold-beside/out/stats.json" "d['jdk_cache']['build_seconds']")
-  status=$(stat_of "$out/$program/warm-1/out/stats.json" "d['jdk_cache']['status']")
+  status=$(stat_of "$out/$program/warm-1/out/stats.json" "d['jdk_cache']['status'] + ', ' + d['jdk_cache']['read']")
   nodes_none=$(stat_of "$out/$program/none-1/out/stats.json" "round(d['bdd_nodes_produced'] / 1e6, 1)")
   nodes_warm=$(stat_of "$out/$program/warm-1/out/stats.json" "round(d['bdd_nodes_produced'] / 1e6, 1)")
   identical=yes
