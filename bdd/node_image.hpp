@@ -1,16 +1,17 @@
 // A set of BDDs as one binary image of their nodes, each shared node once, children before
 // parents: the cached JDK fixpoint (issue 35) placed into a fresh node table in one pass.
 //
-// Reading a BDD node by node costs one unique-table lookup per node, at random in a table of
-// gigabytes: 40 s for the 46M nodes of the example's 2-obj+H seed. Placing writes the nodes
-// into free slots in file order and lets one collection link the unique table, with no lookup.
-// That is sound only in a table holding nothing but BuDDy's variable nodes (a placed node that
-// equalled one already there would break canonicity), with the writer's variable order.
+// Reading a BDD node by node costs one unique-table lookup per node, at random in a table that
+// may be gigabytes. Placing writes the nodes into free slots in file order and lets one
+// collection link the unique table, with no lookup (the example's 2-obj+H seed: 26M nodes in
+// 3 s). That is sound only in a table holding nothing but BuDDy's variable nodes (a placed node
+// that equalled one already there would break canonicity), with the writer's variable order.
 //
 // Layout, native byte order (a cache is written and read on one machine): the magic
-// "RFNODES1"; u32 variable count; u32 level of each variable; u32 root count; u64 node count;
-// u32 root ids; then per node u32 variable, u32 low id, u32 high id. Ids 0 and 1 are the
-// constants, id k + 2 the k-th node; a node's children come before it.
+// "RFNODES1"; u32 variable count; u32 level of each variable; per node u32 variable, u32 low
+// id, u32 high id; then u32 id per root, u64 node count, u32 root count (last, since the nodes
+// stream out before they are counted). Ids 0 and 1 are the constants, id k + 2 the k-th node;
+// a node's children come before it.
 #pragma once
 
 #include <cstdint>
