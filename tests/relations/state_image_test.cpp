@@ -35,14 +35,21 @@ class StateImageTest : public test::TempDirTest {
     write_state_image(dir_ / "relations.image", relations);
     return dir_ / "relations.image";
   }
+
+  // The same two relations, empty, in `space`, Assign's attributes on `to` and `from`.
+  static std::vector<Relation> empty_relations(const Space& space, const std::string& to = "V0",
+                                               const std::string& from = "V1") {
+    std::vector<Relation> relations;
+    relations.push_back(space.relation("PointsTo", {{"v", "V0"}, {"h", "H0"}}));
+    relations.push_back(space.relation("Assign", {{"to", to}, {"from", from}}));
+    return relations;
+  }
 };
 
 TEST_F(StateImageTest, PlacedRelationsHoldTheirTuplesAndAreTheSameBddsAsRebuilt) {
   const std::filesystem::path file = write_image("V0xV1_H0");
   Space space(domains_, "V0xV1_H0");
-  std::vector<Relation> relations;
-  relations.push_back(space.relation("PointsTo", {{"v", "V0"}, {"h", "H0"}}));
-  relations.push_back(space.relation("Assign", {{"to", "V0"}, {"from", "V1"}}));
+  std::vector<Relation> relations = empty_relations(space);
   auto placed = place_state_image(file, relations, space.space.manager());
   ASSERT_TRUE(std::holds_alternative<PlacedState>(placed)) << std::get<std::string>(placed);
   const PlacedState& state = std::get<PlacedState>(placed);
@@ -59,9 +66,7 @@ TEST_F(StateImageTest, PlacedRelationsHoldTheirTuplesAndAreTheSameBddsAsRebuilt)
 TEST_F(StateImageTest, ARelationLaidOutOtherwiseIsLeftOut) {
   const std::filesystem::path file = write_image("V0xV1_H0");
   Space space(domains_, "V0xV1_H0");
-  std::vector<Relation> relations;
-  relations.push_back(space.relation("PointsTo", {{"v", "V0"}, {"h", "H0"}}));
-  relations.push_back(space.relation("Assign", {{"to", "V1"}, {"from", "V0"}}));
+  const std::vector<Relation> relations = empty_relations(space, "V1", "V0");
   auto placed = place_state_image(file, relations, space.space.manager());
   ASSERT_TRUE(std::holds_alternative<PlacedState>(placed));
   EXPECT_EQ(std::get<PlacedState>(placed).values.count("PointsTo"), 1u);
@@ -105,9 +110,7 @@ TEST_F(StateImageTest, MutatedImagesArePlacedOrRefusedNeverCrash) {
   for (int trial = 0; trial < 300; ++trial) {
     const std::filesystem::path file = write("m.image", test::mutated(whole, random, bytes));
     Space space(domains_, "V0xV1_H0");
-    std::vector<Relation> relations;
-    relations.push_back(space.relation("PointsTo", {{"v", "V0"}, {"h", "H0"}}));
-    relations.push_back(space.relation("Assign", {{"to", "V0"}, {"from", "V1"}}));
+    std::vector<Relation> relations = empty_relations(space);
     try {
       auto placed = place_state_image(file, relations, space.space.manager());
       if (auto* state = std::get_if<PlacedState>(&placed)) {
