@@ -1,5 +1,9 @@
 #include "support/atomic_file.hpp"
 
+#include <unistd.h>
+
+#include <atomic>
+#include <string>
 #include <system_error>
 
 #include "support/error.hpp"
@@ -7,9 +11,13 @@
 namespace refract {
 
 namespace {
+// Unique per process and file: two processes writing one target at once (an analysis and the
+// cache entry built beside it, both caching the JDK's facts) must not write one temporary.
 std::filesystem::path temporary_name_for(const std::filesystem::path& target) {
+  static std::atomic<unsigned> count{0};
   std::filesystem::path tmp = target;
-  tmp += ".tmp-refract";
+  tmp += std::string(kAtomicTemporaryMark) + std::to_string(::getpid()) + "-" +
+         std::to_string(count++);
   return tmp;
 }
 }  // namespace

@@ -7,6 +7,9 @@
 
 namespace refract {
 
+// In the name of every temporary file (TARGET.tmp-refract-PID-N), until it is renamed.
+inline constexpr const char* kAtomicTemporaryMark = ".tmp-refract-";
+
 class AtomicOutputFile {
  public:
   explicit AtomicOutputFile(std::filesystem::path target);

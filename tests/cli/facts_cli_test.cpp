@@ -18,6 +18,7 @@
 
 #include "cli/java_inputs.hpp"
 #include "cli/run_refract.hpp"
+#include "support/atomic_file.hpp"
 
 namespace refract::test {
 namespace {
@@ -60,7 +61,7 @@ class FactsBadInputTest : public ::testing::Test {
   }
 
   // The output folder was not created, and the test directory holds exactly the inputs: no
-  // stats file, no *.tmp-refract left behind.
+  // stats file, no temporary (support/atomic_file.hpp) left behind.
   void expect_nothing_written() {
     EXPECT_FALSE(fs::exists(dir_ / "out")) << "the output directory was created";
     const std::vector<std::string> expected(inputs_.begin(), inputs_.end());
@@ -317,7 +318,7 @@ TEST_F(FactsBadInputTest, SkipBadClassesGoesOnAndListsEachSkippedClass) {
   EXPECT_EQ(methods.find("<a.BadCode: void m()>"), std::string::npos) << methods;
   EXPECT_TRUE(fs::exists(dir_ / "out" / "facts.datalog"));
   for (const std::string& file : files_under(dir_.path())) {
-    EXPECT_FALSE(file.ends_with(".tmp-refract")) << file;
+    EXPECT_EQ(file.find(kAtomicTemporaryMark), std::string::npos) << file;
   }
 }
 

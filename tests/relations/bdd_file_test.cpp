@@ -14,6 +14,7 @@
 #include "bdd/var_order.hpp"
 #include "relations/relations_test_util.hpp"
 #include "relations/tuple_io.hpp"
+#include "support/atomic_file.hpp"
 #include "support/error.hpp"
 
 namespace refract::rel {
@@ -161,7 +162,8 @@ TEST_F(BddFileTest, WriterUsesBddbddbLayoutWithOurVariables) {
             "0 1 \n"
             "2 1 1 0\n"
             "3 0 0 2\n");
-  EXPECT_FALSE(std::filesystem::exists(dir_ / "r.bdd.tmp-refract"));
+  for (const auto& e : std::filesystem::directory_iterator(dir_))
+    EXPECT_EQ(e.path().filename().string().find(kAtomicTemporaryMark), std::string::npos);
 }
 
 TEST_F(BddFileTest, ConstantsRoundTrip) {
