@@ -89,7 +89,8 @@ struct ReflectionRun {
 void write_stats(const fs::path& file, const AnalyzeArguments& args,
                  const pointsto::AnalysisResult& r, const frontend::FactCounts& counts,
                  const HeapSummary& heaps, const ReflectionRun& reflection, double facts_seconds,
-                 double total_seconds, const JdkCacheUse& cache) {
+                 double total_seconds, const JdkCacheUse& cache,
+                 const std::optional<JdkFactsCache>& jdk_facts) {
   AtomicOutputFile file_out(file);
   std::ostream& out = file_out.stream();
   out << "{\n  \"main\": " << json_string(args.main_class)
@@ -134,7 +135,8 @@ void write_stats(const fs::path& file, const AnalyzeArguments& args,
       << ", \"build_seconds\": " << cache.build_seconds
       << ", \"seeded\": " << json_string_array(r.seeded)
       << ", \"recomputed\": " << json_string_object(r.recomputed)
-      << ", \"read\": " << json_string(r.seed_read) << "}";
+      << ", \"read\": " << json_string(r.seed_read) << ", \"facts\": "
+      << json_string(jdk_facts ? jdk_facts->status : "off: not asked for (--jdk-cache)") << "}";
   if (heaps.strings) {
     const strings::StringColoring& s = *heaps.strings;
     out << ",\n  \"string_constants\": " << s.string_constants
@@ -214,8 +216,13 @@ AnalyzeInputs read_analyze_inputs(const AnalyzeArguments& args, std::ostream* pr
     scope.string_classes = frontend::StringClasses::kApplicationCode;
     scope.application_classes = true;
   }
+  if (args.jdk_cache) {
+    inputs.jdk_facts = jdk_facts_cache(
+        args.class_path, args.cache_dir ? fs::path(*args.cache_dir) : default_cache_dir());
+  }
   if (progress) *progress << "[analyze] reading classes and extracting facts\n";
-  inputs.program = extract_program(args.class_path, args.main_class, progress, scope);
+  inputs.program = extract_program(args.class_path, args.main_class, progress, scope,
+                                   inputs.jdk_facts ? &*inputs.jdk_facts : nullptr);
   for (const frontend::SkippedClass& s : inputs.program->skipped) {
     std::cerr << "skipped: " << s.message << '\n';
   }
@@ -412,7 +419,7 @@ int analyze_extracted(const AnalyzeArguments& args, const AnalyzeInputs& inputs,
   const double total = std::chrono::duration<double>(Clock::now() - start).count();
   write_stats(out / "stats.json", args, result, program.extractor->counts(), heaps,
               {args.reflection.mode.to_string(), ran.to_string(), notice}, facts_seconds, total,
-              cache);
+              cache, inputs.jdk_facts);
   if (progress) {
     *progress << "[analyze] " << args.context << ": " << result.call_graph.reachable_methods.size()
               << " reachable methods, " << result.call_graph.edges.size() << " call edges, "

@@ -12,6 +12,7 @@
 
 #include "cli/analyze_arguments.hpp"
 #include "cli/analyze_reflection.hpp"
+#include "cli/jdk_facts_cache.hpp"
 #include "cli/program_facts.hpp"
 #include "frontend/fact_database.hpp"
 #include "pointsto/analysis.hpp"
@@ -25,6 +26,8 @@ struct JdkCacheUse;
 struct AnalyzeInputs {
   ReflectionInputs reflection;  // the annotations and the TamiFlex log, when reflection is on
   std::unique_ptr<ExtractedProgram> program;
+  // With --jdk-cache: the cached facts of the JDK's start-up part, and what the read did.
+  std::optional<JdkFactsCache> jdk_facts;
 };
 
 // The reflection inputs and the program's facts, as `args` choose them (the class path, the main

@@ -16,7 +16,9 @@
 #include <thread>
 #include <vector>
 
+#include "cli/jdk_facts_cache.hpp"
 #include "frontend/class_path.hpp"
+#include "frontend/extractor_snapshot.hpp"
 #include "support/atomic_file.hpp"
 #include "support/bit_width.hpp"
 #include "support/content_hash.hpp"
@@ -31,12 +33,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr const char* kFormat = "refract JDK fixpoint cache 1";
-
-fs::path jdk_home(const ClassPathArguments& class_path) {
-  if (class_path.jdk) return *class_path.jdk;
-  if (auto found = frontend::find_default_jdk()) return *found;
-  throw InputError({"--jdk"}, "no JDK 17 found; name one with --jdk DIR");
-}
 
 std::vector<fs::path> sorted_files(const fs::path& dir, bool recursive) {
   std::vector<fs::path> files;
@@ -139,7 +135,8 @@ void build_entry(const AnalyzeArguments& args, const fs::path& entry, std::ostre
     AnalyzeInputs inputs;
     ClassPathArguments jdk_only = args.class_path;
     jdk_only.entries.clear();  // the JDK alone: what the application adds is not its part
-    inputs.program = extract_jdk_part(jdk_only, nullptr);
+    JdkFactsCache facts = jdk_facts_cache(args.class_path, entry.parent_path());
+    inputs.program = extract_jdk_part(jdk_only, nullptr, &facts);
     PreparedAnalysis prepared = prepare_analysis(args, inputs, nullptr);
     pointsto::AnalysisOptions options = prepared.options;
     options.context_element_capacity = context_capacity(args, prepared.facts());
@@ -232,11 +229,7 @@ std::string jdk_cache_key(const AnalyzeArguments& args) {
   ContentHash hash;
   hash.add(kFormat);
   hash.add_file("/proc/self/exe");  // this refract build
-  const fs::path jmods = jdk_home(args.class_path) / "jmods";
-  for (const fs::path& jmod : sorted_files(jmods, false)) {
-    hash.add(jmod.filename().string());
-    hash.add_file(jmod);
-  }
+  hash.add(jmods_hash(args.class_path));
   for (const fs::path& rule : sorted_files(args.rules, true)) {
     hash.add(fs::relative(rule, args.rules).string());
     hash.add_file(rule);
@@ -384,6 +377,20 @@ bool is_build_name(const std::string& name) {
   return dot != std::string::npos && is_entry_name(name.substr(0, dot));
 }
 
+// A cached facts file (cli/jdk_facts_cache.hpp) as an entry: corrupt when it does not read.
+JdkCacheEntry facts_entry(const fs::path& file) {
+  JdkCacheEntry entry;
+  entry.key = file.filename().string();
+  entry.bytes = fs::file_size(file);
+  entry.info = "the JDK's start-up facts";
+  try {
+    frontend::read_extractor_snapshot(file);
+  } catch (const std::exception& e) {
+    entry.corrupt = e.what();
+  }
+  return entry;
+}
+
 }  // namespace
 
 std::vector<JdkCacheEntry> list_jdk_cache(const fs::path& dir) {
@@ -391,6 +398,10 @@ std::vector<JdkCacheEntry> list_jdk_cache(const fs::path& dir) {
   if (!fs::is_directory(dir)) return entries;
   for (const auto& e : fs::directory_iterator(dir)) {
     const std::string name = e.path().filename().string();
+    if (e.is_regular_file() && is_jdk_facts_file(e.path())) {
+      entries.push_back(facts_entry(e.path()));
+      continue;
+    }
     if (!e.is_directory() || !is_entry_name(name)) continue;
     JdkCacheEntry entry;
     entry.key = name;
@@ -416,7 +427,7 @@ std::size_t clear_jdk_cache(const fs::path& dir) {
   if (!fs::is_directory(dir)) return removed;
   for (const auto& e : fs::directory_iterator(dir)) {
     const std::string name = e.path().filename().string();
-    if (!is_entry_name(name) && !is_build_name(name)) continue;
+    if (!is_entry_name(name) && !is_build_name(name) && !is_jdk_facts_file(e.path())) continue;
     fs::remove_all(e.path());
     ++removed;
   }

@@ -1,5 +1,8 @@
 #include "cli/program_facts.hpp"
 
+#include <algorithm>
+
+#include "cli/jdk_facts_cache.hpp"
 #include "frontend/names.hpp"
 #include "frontend/program_scope.hpp"
 #include "support/error.hpp"
@@ -80,20 +83,23 @@ frontend::ProgramScope::Visitor class_visitor(ExtractedProgram& program) {
 }
 
 // Reads the JDK's start-up part when the class path has a JDK: its classes, the JVM's own
-// objects, what finish() adds for them; then marks it (FactDatabase::mark_jdk_part).
-void read_jdk_part(ExtractedProgram& program, frontend::ProgramScope& scope,
-                   std::ostream* progress) {
-  bool any = false;
-  for (const std::string& name : jdk_start_up_classes()) {
-    if (!program.path->in_jdk(name)) continue;
-    scope.add_root(name);
-    any = true;
+// objects, what finish() adds for them; then marks it (FactDatabase::mark_jdk_part). With
+// `cache`, from the cached facts when they are there, else into them.
+void read_jdk_part(ExtractedProgram& program, frontend::ProgramScope& scope, std::ostream* progress,
+                   JdkFactsCache* cache) {
+  if (std::none_of(jdk_start_up_classes().begin(), jdk_start_up_classes().end(),
+                   [&](const std::string& name) { return program.path->in_jdk(name); })) {
+    if (cache) cache->status = "off: the class path has no JDK";
+    return;
   }
-  if (!any) return;
+  if (cache && resume_jdk_part(*cache, program, scope, progress)) return;
+  for (const std::string& name : jdk_start_up_classes())
+    if (program.path->in_jdk(name)) scope.add_root(name);
   scope.run(class_visitor(program), progress);
   program.extractor->add_jvm_objects();
   program.extractor->finish();
   program.extractor->mark_jdk_part();
+  if (cache) save_jdk_part(*cache, program, scope);
 }
 
 }  // namespace
@@ -106,10 +112,10 @@ std::string internal_class_name(std::string binary_name) {
 }
 
 std::unique_ptr<ExtractedProgram> extract_jdk_part(const ClassPathArguments& class_path,
-                                                   std::ostream* progress) {
+                                                   std::ostream* progress, JdkFactsCache* cache) {
   std::unique_ptr<ExtractedProgram> program = open_program(class_path);
   frontend::ProgramScope scope(*program->hierarchy, class_path.skip_bad_classes);
-  read_jdk_part(*program, scope, progress);
+  read_jdk_part(*program, scope, progress, cache);
   program->skipped = scope.skipped();
   return program;
 }
@@ -117,7 +123,8 @@ std::unique_ptr<ExtractedProgram> extract_jdk_part(const ClassPathArguments& cla
 std::unique_ptr<ExtractedProgram> extract_program(const ClassPathArguments& class_path,
                                                   const std::optional<std::string>& main_class,
                                                   std::ostream* progress,
-                                                  const ScopeChoices& scope_choices) {
+                                                  const ScopeChoices& scope_choices,
+                                                  JdkFactsCache* cache) {
   std::unique_ptr<ExtractedProgram> program = open_program(class_path);
   frontend::ProgramScope scope(*program->hierarchy, class_path.skip_bad_classes);
   scope.set_string_classes(scope_choices.string_classes);
@@ -125,7 +132,12 @@ std::unique_ptr<ExtractedProgram> extract_program(const ClassPathArguments& clas
     // The JDK's start-up part first, numbered alike for every program (issue 35's stable
     // numbers): what the program adds comes after it.
     const std::string entry = main_method(*program->hierarchy, *main_class);
-    read_jdk_part(*program, scope, progress);
+    // Strings of the JDK's code naming classes make its part depend on the class path.
+    if (cache && scope_choices.string_classes == frontend::StringClasses::kAllCode) {
+      cache->status = "off: the strings of the JDK's code name classes (--string-classes)";
+      cache = nullptr;
+    }
+    read_jdk_part(*program, scope, progress, cache);
     program->extractor->add_entry(entry);
     scope.add_root(internal_class_name(*main_class));
   }

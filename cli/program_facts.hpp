@@ -48,14 +48,18 @@ struct ScopeChoices {
   bool service_providers = false;
 };
 
+struct JdkFactsCache;
+
 // `main_class` (a binary name with dots) selects the classes reachable from it and makes its
 // main(String[]) the entry; without it, every class of the class path (not the JDK's) is a
 // root; `scope_choices` adds more. InputError for a missing main class or method, and for bad
-// classes unless skipped.
+// classes unless skipped. With `cache`, the JDK's start-up part comes from the cached facts
+// (cli/jdk_facts_cache.hpp) or goes into them; its status says which.
 std::unique_ptr<ExtractedProgram> extract_program(const ClassPathArguments& class_path,
                                                   const std::optional<std::string>& main_class,
                                                   std::ostream* progress,
-                                                  const ScopeChoices& scope_choices = {});
+                                                  const ScopeChoices& scope_choices = {},
+                                                  JdkFactsCache* cache = nullptr);
 
 // The JDK's start-up part alone: the classes that the JVM's start-up (java.lang.System,
 // Thread, ThreadGroup, String, Class, Object) reaches, the JVM's own objects, and no entry
@@ -63,7 +67,8 @@ std::unique_ptr<ExtractedProgram> extract_program(const ClassPathArguments& clas
 // alike, first, and its facts hold these tuples (more may name them: an array type the
 // program adds is a subtype of theirs). Empty facts when the class path has no JDK.
 std::unique_ptr<ExtractedProgram> extract_jdk_part(const ClassPathArguments& class_path,
-                                                   std::ostream* progress);
+                                                   std::ostream* progress,
+                                                   JdkFactsCache* cache = nullptr);
 
 // "a.b.C" -> "a/b/C".
 std::string internal_class_name(std::string binary_name);

@@ -40,6 +40,11 @@ class FactDomain {
   // The number of an element already interned; std::out_of_range otherwise.
   std::uint64_t at(std::string_view element) const;
   bool contains(std::string_view element) const { return index_.find(element) != index_.end(); }
+  // Room for `count` elements in all, so that interning them does not rehash on the way.
+  void reserve(std::uint64_t count) {
+    index_.reserve(count);
+    names_.reserve(count);
+  }
   std::uint64_t size() const { return names_.size(); }
   const std::vector<std::string>& names() const { return names_; }
 
@@ -89,6 +94,8 @@ class FactDatabase {
   FactRelation& add_relation(std::string name, std::vector<FactAttribute> attributes,
                              std::string description);
 
+  bool has_domain(std::string_view name) const { return domain_index_.contains(name); }
+  bool has_relation(std::string_view name) const { return relation_index_.contains(name); }
   FactDomain& domain(std::string_view name);
   const FactDomain& domain(std::string_view name) const;
   FactRelation& relation(std::string_view name);

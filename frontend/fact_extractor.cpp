@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <optional>
+#include <stdexcept>
 
 #include "frontend/fact_schema.hpp"
 #include "frontend/ir_def_use.hpp"
@@ -817,6 +818,45 @@ void FactExtractor::finish() {
   add_field_names();
   finished_types_ = type_list_.size();
   positions_.resize(db_.domain("I").size());
+}
+
+ExtractorResumeState FactExtractor::resume_state() const {
+  if (!concrete_classes_.empty() || finished_types_ != type_list_.size() ||
+      !deferred_parameter_types_.empty() || !deferred_result_casts_.empty()) {
+    throw std::logic_error("an extractor's state is taken after finish()");
+  }
+  return {counts_, type_list_, lambda_classes_, positions_, jvm_objects_, jvm_objects_added_};
+}
+
+void FactExtractor::resume(FactDatabase facts, ExtractorResumeState state) {
+  if (!type_list_.empty() || db_.domain("M").size() != 0 || counts_.classes != 0) {
+    throw std::logic_error("only a fresh extractor resumes another's state");
+  }
+  if (state.types.size() != facts.domain("T").size()) {
+    throw std::invalid_argument("the resumed state has " + std::to_string(state.types.size()) +
+                                " types for " + std::to_string(facts.domain("T").size()) +
+                                " T elements");
+  }
+  if (state.positions.size() != facts.domain("I").size()) {
+    throw std::invalid_argument("the resumed state has " + std::to_string(state.positions.size()) +
+                                " positions for " + std::to_string(facts.domain("I").size()) +
+                                " I elements");
+  }
+  for (std::size_t i = 0; i < state.types.size(); ++i) {
+    if (state.types[i].to_java() != facts.domain("T").names()[i]) {
+      throw std::invalid_argument("the resumed state's type " + std::to_string(i) + " is " +
+                                  state.types[i].to_java() + ", its T element " +
+                                  facts.domain("T").names()[i]);
+    }
+  }
+  db_ = std::move(facts);
+  counts_ = std::move(state.counts);
+  type_list_ = std::move(state.types);
+  finished_types_ = type_list_.size();
+  lambda_classes_ = std::move(state.lambda_classes);
+  positions_ = std::move(state.positions);
+  jvm_objects_ = state.jvm_objects;
+  jvm_objects_added_ = state.jvm_objects_added;
 }
 
 // MethodParamType of the types met already; the others wait for finish (add_deferred_types).

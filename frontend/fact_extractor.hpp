@@ -48,6 +48,18 @@ struct InvocationPosition {
   std::optional<std::uint32_t> line;  // from LineNumberTable, when the class has one
 };
 
+// What an extractor holds besides its facts, taken after finish(), when no class waits for
+// one: enough for another extractor over the same class path to go on reading classes as this
+// one would (frontend/extractor_snapshot.hpp keeps the JDK's start-up part so, issue 35).
+struct ExtractorResumeState {
+  FactCounts counts;
+  std::vector<JavaType> types;  // the T domain's elements as types, by number
+  std::map<std::string, std::vector<JavaType>> lambda_classes;  // synthetic class -> supertypes
+  std::vector<InvocationPosition> positions;                    // by I element
+  bool jvm_objects = false;        // add_entry or add_jvm_objects was called
+  bool jvm_objects_added = false;  // and finish() added them
+};
+
 class FactExtractor {
  public:
   explicit FactExtractor(ClassHierarchy& hierarchy);
@@ -75,6 +87,12 @@ class FactExtractor {
 
   const FactDatabase& facts() const { return db_; }
   const FactCounts& counts() const { return counts_; }
+  // The state resume() takes; std::logic_error when classes were added since the last finish().
+  ExtractorResumeState resume_state() const;
+  // Goes on from `facts` and `state` (another extractor's, over the same class path) as that
+  // extractor would; std::logic_error unless this one is fresh, std::invalid_argument when
+  // `state` does not fit `facts` (a type per T element, a position per I element).
+  void resume(FactDatabase facts, ExtractorResumeState state);
   // Indexed by I element; sites the JVM makes itself (`<jvm>/...`) have no position.
   const std::vector<InvocationPosition>& invocation_positions() const { return positions_; }
 

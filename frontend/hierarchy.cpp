@@ -117,7 +117,7 @@ ClassHierarchy::Entry* ClassHierarchy::entry(std::string_view name) {
   // Reading the entry is inside the try: a jar entry whose data is corrupt is as skippable
   // as a class that does not parse.
   try {
-    if (jdk_sealed_ && path_.in_jdk(name)) {
+    if (jdk_sealed_ && path_.in_jdk(name) && !admitted_.contains(name)) {
       // outside the program's closed world: a phantom (seal_jdk)
     } else if (auto bytes = path_.read(name)) {
       auto cls = std::make_unique<ClassFile>(parse_class_file(bytes->bytes, bytes->origin));
@@ -147,6 +147,10 @@ const ClassFile* ClassHierarchy::find(std::string_view name) {
 
 void ClassHierarchy::load_all(bool include_jdk) {
   for (const std::string& name : path_.class_names(include_jdk)) find(name);
+}
+
+void ClassHierarchy::admit_read_classes(const std::vector<std::string>& names) {
+  admitted_.insert(names.begin(), names.end());
 }
 
 std::vector<const ClassFile*> ClassHierarchy::loaded_classes() const {

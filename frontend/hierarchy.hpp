@@ -143,6 +143,10 @@ class ClassHierarchy {
   // program adds to its closed world without its main class reaching them by name
   // (ProgramScope::add_late_root): the JDK classes only they name stay out.
   void seal_jdk() { jdk_sealed_ = true; }
+  // Classes another hierarchy over the same class path read (its loaded_classes(), when a
+  // ProgramScope resumes after its walk): this one reads them when first asked for, also
+  // after seal_jdk, as that one would have them.
+  void admit_read_classes(const std::vector<std::string>& names);
 
   // --- phantoms --------------------------------------------------------------------------
   // Records that `referrer` (a method signature, usually) refers to class `name`. An array
@@ -273,6 +277,7 @@ class ClassHierarchy {
   const ClassPath& path_;
   bool skip_bad_classes_ = false;
   bool jdk_sealed_ = false;
+  std::set<std::string, std::less<>> admitted_;  // admit_read_classes
   struct TransparentHash {
     using is_transparent = void;
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }

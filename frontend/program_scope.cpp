@@ -1,6 +1,7 @@
 #include "frontend/program_scope.hpp"
 
 #include <ostream>
+#include <stdexcept>
 
 #include "frontend/fact_extractor.hpp"
 #include "frontend/format_error.hpp"
@@ -160,6 +161,15 @@ void ProgramScope::walk(const Visitor& visit, std::ostream* progress) {
                 << " queued, " << hierarchy_.phantom_count() << " phantoms\n";
     }
   }
+}
+
+void ProgramScope::resume_after(const std::vector<std::string>& classes) {
+  if (!queue_.empty() || !late_roots_.empty()) {
+    throw std::logic_error("only a fresh scope resumes after another's walk");
+  }
+  queue_ = classes;
+  seen_.insert(classes.begin(), classes.end());
+  next_ = visited_ = queue_.size();
 }
 
 std::vector<SkippedClass> ProgramScope::skipped() const {

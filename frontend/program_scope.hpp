@@ -61,6 +61,12 @@ class ProgramScope {
   void run(const Visitor& visit, std::ostream* progress);
 
   std::size_t visited() const { return visited_; }
+  // Every class the walks have queued, in the order they were queued: the classes read, and
+  // the phantoms and untranslated classes among them.
+  const std::vector<std::string>& queued() const { return queue_; }
+  // Goes on as a scope would whose walks read `classes` (another scope's queued(), every one
+  // read): they are not read again. std::logic_error unless this scope is fresh.
+  void resume_after(const std::vector<std::string>& classes);
   // Classes left out under skip_bad_classes: the hierarchy's parse failures, then the
   // classes whose methods did not translate.
   std::vector<SkippedClass> skipped() const;

@@ -74,9 +74,19 @@ class JdkCacheTest : public ::testing::Test {
     EXPECT_EQ(stats("cold").at("build").string(), build);
   }
 
+  // The fixpoints' entries (folders) of the cache.
   std::vector<fs::path> entries() const {
     std::vector<fs::path> out;
-    for (const auto& e : fs::directory_iterator(dir_.path() / "cache")) out.push_back(e.path());
+    for (const auto& e : fs::directory_iterator(dir_.path() / "cache"))
+      if (e.is_directory()) out.push_back(e.path());
+    return out;
+  }
+
+  // The JDK's cached facts (KEY.facts, cli/jdk_facts_cache.hpp).
+  std::vector<fs::path> facts_files() const {
+    std::vector<fs::path> out;
+    for (const auto& e : fs::directory_iterator(dir_.path() / "cache"))
+      if (e.path().extension() == ".facts") out.push_back(e.path());
     return out;
   }
 
@@ -100,8 +110,33 @@ TEST_F(JdkCacheTest, ColdAndWarmRunsGiveWhatARunWithoutTheCacheGives) {
   EXPECT_EQ(stats("warm").at("read").string().rfind("image: ", 0), 0u)
       << stats("warm").at("read").string();
   EXPECT_EQ(stats("plain").at("status").string(), "off: not asked for (--jdk-cache)");
+  // The JDK's facts: read from its classes and written by the cold run, read by the warm one.
+  EXPECT_EQ(stats("plain").at("facts").string(), "off: not asked for (--jdk-cache)");
+  EXPECT_EQ(stats("cold").at("facts").string(), "written");
+  EXPECT_EQ(stats("warm").at("facts").string(), "read");
+  EXPECT_EQ(facts_files().size(), 1u);
   expect_same_outputs("plain", "cold");
   expect_same_outputs("plain", "warm");
+}
+
+TEST_F(JdkCacheTest, CorruptCachedFactsAreReportedRewrittenAndGiveTheSameResults) {
+  ASSERT_EQ(analyze("first", cache()).exit_code, 0);
+  ASSERT_EQ(facts_files().size(), 1u);
+  const fs::path facts = facts_files().front();
+  fs::resize_file(facts, fs::file_size(facts) - 1);
+  const RunResult again = analyze("again", cache());
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.err.find("warning: the cached JDK facts " + facts.string() + " are corrupt"),
+            std::string::npos)
+      << again.err;
+  EXPECT_EQ(
+      stats("again").at("facts").string().rfind("rebuilt: " + facts.string() + ": at byte ", 0), 0u)
+      << stats("again").at("facts").string();
+  expect_same_outputs("first", "again");
+  const RunResult third = analyze("third", cache());
+  ASSERT_EQ(third.exit_code, 0) << third.err;
+  EXPECT_EQ(stats("third").at("facts").string(), "read");
+  expect_same_outputs("first", "third");
 }
 
 // Beside: a second process fills the cache while the run solves without it, and the run waits
@@ -187,12 +222,20 @@ TEST_F(JdkCacheTest, ListShowsTheEntriesAndClearRemovesThem) {
   const std::string dir = (dir_.path() / "cache").string();
   const RunResult list = run_refract({"cache", "list", "--cache-dir", dir}, dir_.path());
   ASSERT_EQ(list.exit_code, 0) << list.err;
-  EXPECT_NE(list.out.find("1 entries in " + dir), std::string::npos) << list.out;
+  EXPECT_NE(list.out.find("2 entries in " + dir), std::string::npos) << list.out;
   EXPECT_NE(list.out.find(stats("out").at("key").string()), std::string::npos) << list.out;
   EXPECT_NE(list.out.find("flavour insens"), std::string::npos) << list.out;
+  ASSERT_EQ(facts_files().size(), 1u);
+  EXPECT_NE(list.out.find(facts_files().front().filename().string() + "\t"), std::string::npos)
+      << list.out;
+  EXPECT_NE(list.out.find("the JDK's start-up facts"), std::string::npos) << list.out;
+  fs::resize_file(facts_files().front(), 100);
+  const RunResult corrupt = run_refract({"cache", "list", "--cache-dir", dir}, dir_.path());
+  EXPECT_NE(corrupt.out.find("start-up facts\tcorrupt: "), std::string::npos) << corrupt.out;
   const RunResult clear = run_refract({"cache", "clear", "--cache-dir", dir}, dir_.path());
   ASSERT_EQ(clear.exit_code, 0) << clear.err;
-  EXPECT_TRUE(entries().empty());
+  EXPECT_NE(clear.out.find("removed 2 entries"), std::string::npos) << clear.out;
+  EXPECT_TRUE(fs::is_empty(dir_.path() / "cache"));
   EXPECT_EQ(run_refract({"cache", "prune", "--cache-dir", dir}, dir_.path()).exit_code, 2);
 }
 
@@ -214,7 +257,9 @@ TEST_F(JdkCacheTest, FlavoursAndModesTheCacheDoesNotServeSaySo) {
   EXPECT_NE(cloning.err.find("warning: the JDK cache is off for this run: cloning numbers"),
             std::string::npos)
       << cloning.err;
-  EXPECT_FALSE(fs::exists(dir_.path() / "cache"));
+  // No fixpoint; the JDK's facts, which no flavour changes, are cached.
+  EXPECT_TRUE(entries().empty());
+  EXPECT_EQ(stats("cloning").at("facts").string(), "written");
 }
 
 // Under a context flavour the entry fixes the context fields' layout (twice the JDK part's
@@ -240,6 +285,7 @@ TEST_P(JdkCacheFlavourTest, ColdAndWarmRunsGiveWhatARunWithoutTheCacheGives) {
   EXPECT_GT(stats("warm").at("seeded").array().size(), 10u);
   EXPECT_EQ(stats("warm").at("read").string().rfind("image: ", 0), 0u)
       << stats("warm").at("read").string();
+  EXPECT_EQ(stats("warm").at("facts").string(), "read");
   for (const char* run : {"cold", "warm"}) {
     for (const char* name :
          {"reachable-methods.txt", "call-edges.tsv", "callgraph.json", "string-colors.tsv"}) {
