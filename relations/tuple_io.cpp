@@ -166,7 +166,12 @@ bdd::Bdd bdd_from_tuples(const Relation& shape, std::vector<std::vector<std::uin
   return build_tuple_tree(shape, std::move(tuples)).bdd;
 }
 
-std::optional<std::uint64_t> read_tuples(const std::filesystem::path& file, Relation& r) {
+namespace {
+
+// Reads a tuples file of `r`'s shape: each plain line (numbers only) to `on_plain`, the lines
+// with '*' or lo-hi fields into the BDD returned. Errors name file, line, column.
+template <typename OnPlain>
+bdd::Bdd parse_tuples(const std::filesystem::path& file, const Relation& r, OnPlain&& on_plain) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw InputError({file.string()}, "cannot open tuples file for relation " + r.name());
   std::string line;
@@ -175,8 +180,7 @@ std::optional<std::uint64_t> read_tuples(const std::filesystem::path& file, Rela
   if (!line.empty() && line.back() == '\r') line.pop_back();
   check_header(file, line, r);
 
-  std::vector<std::vector<std::uint64_t>> plain;
-  bdd::Bdd ranged = bdd::Bdd::zero();  // lines with '*' or lo-hi fields
+  bdd::Bdd ranged = bdd::Bdd::zero();
   std::uint64_t line_number = 1;
   std::vector<std::uint64_t> tuple(r.arity()), tuple_hi(r.arity());
   while (std::getline(in, line)) {
@@ -229,14 +233,59 @@ std::optional<std::uint64_t> read_tuples(const std::filesystem::path& file, Rela
       }
       ranged |= line_bdd;
     } else {
-      plain.push_back(tuple);
+      on_plain(tuple);
     }
   }
   if (in.bad()) throw InputError({file.string(), line_number + 1, 1}, "read error");
+  return ranged;
+}
+
+std::uint64_t mix(std::uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+void TupleFingerprint::add(std::span<const std::uint64_t> tuple) {
+  std::uint64_t h = 0x9E3779B97F4A7C15ull;
+  for (const std::uint64_t v : tuple) h = mix(h ^ v) + 0x9E3779B97F4A7C15ull;
+  ++lines;
+  sum_a += h;
+  sum_b += mix(h ^ 0xD6E8FEB86659FD93ull);
+}
+
+std::optional<std::uint64_t> read_tuples(const std::filesystem::path& file, Relation& r,
+                                         TupleFingerprint* fingerprint) {
+  std::vector<std::vector<std::uint64_t>> plain;
+  const bdd::Bdd ranged = parse_tuples(file, r, [&](const std::vector<std::uint64_t>& tuple) {
+    if (fingerprint) fingerprint->add(tuple);
+    plain.push_back(tuple);
+  });
   TupleTree tree = build_tuple_tree(r, std::move(plain));
   r.set_bdd(tree.bdd | ranged);
   if (!ranged.is_zero()) return std::nullopt;
   return tree.distinct;
+}
+
+std::optional<TuplesBeyond> read_tuples_beyond(const std::filesystem::path& file, const Relation& r,
+                                               const std::vector<std::uint64_t>& limits,
+                                               const TupleFingerprint& within) {
+  std::vector<std::vector<std::uint64_t>> beyond;
+  TupleFingerprint found;
+  const bdd::Bdd ranged = parse_tuples(file, r, [&](const std::vector<std::uint64_t>& tuple) {
+    for (std::size_t i = 0; i < tuple.size(); ++i) {
+      if (tuple[i] >= limits[i]) {
+        beyond.push_back(tuple);
+        return;
+      }
+    }
+    found.add(tuple);
+  });
+  if (!ranged.is_zero() || !(found == within)) return std::nullopt;
+  const std::uint64_t lines = beyond.size();
+  return TuplesBeyond{build_tuple_tree(r, std::move(beyond)).bdd, lines};
 }
 
 namespace {

@@ -133,7 +133,12 @@ struct Engine::State {
   std::map<std::string, bool> seed_within_old_domains;
   std::map<std::size_t, Bdd> seed_loaded;  // per relation of the stratum running: its seed
   std::map<std::size_t, Bdd> seed_gains;   // per relation solved: what it holds beyond its seed
-  std::deque<Rule> delta_rules;            // rules with one literal moved first (delta_plan)
+  // Per input read from a tuples file: its lines' fingerprint (kSeedFingerprintsFile), and the
+  // seed's; how many inputs were built from their seeds and what lay past them.
+  std::map<std::string, rel::TupleFingerprint> input_fingerprints;
+  std::map<std::string, rel::TupleFingerprint> seed_fingerprints;
+  std::uint64_t inputs_from_seed = 0;
+  std::deque<Rule> delta_rules;  // rules with one literal moved first (delta_plan)
   std::map<std::pair<std::size_t, std::size_t>, RulePlan> delta_plans;
 
   State(const Program& p, EngineOptions o) : program(p), options(std::move(o)) {}
@@ -144,6 +149,10 @@ struct Engine::State {
   void choose_order();
   void build_relations();
   void load_inputs();
+  void read_seed_sizes();
+  // The lines past the seed's when the input was so built (load_input_beyond_seed's comment).
+  std::optional<std::uint64_t> load_input_beyond_seed(rel::Relation& r,
+                                                      const std::filesystem::path& file);
   bool is_input(const rel::Relation& r) const;
   void place_seed_image();
   void apply_seeds();
@@ -315,7 +324,8 @@ void Engine::State::load_inputs() {
     const RelationDecl& decl = *shapes[relation_index.at(r.name())].decl;
     const auto start = Clock::now();
     std::filesystem::path file;
-    std::optional<std::uint64_t> tuples;  // as the reader counted them
+    std::optional<std::uint64_t> tuples;       // as the reader counted them
+    std::optional<std::uint64_t> beyond_seed;  // or the lines past the seed's
     try {
       if (const auto built = options.built_inputs.find(r.name());
           built != options.built_inputs.end()) {
@@ -327,7 +337,12 @@ void Engine::State::load_inputs() {
         built->second(r);
       } else if (decl.has(RelationFlag::kInputTuples)) {
         file = options.input_dir / (r.name() + ".tuples");
-        tuples = rel::read_tuples(file, r);
+        beyond_seed = load_input_beyond_seed(r, file);
+        if (!beyond_seed) {
+          rel::TupleFingerprint fingerprint;
+          tuples = rel::read_tuples(file, r, &fingerprint);
+          if (tuples) input_fingerprints[r.name()] = fingerprint;
+        }
       } else if (decl.has(RelationFlag::kInput)) {
         file = options.input_dir / (r.name() + ".bdd");
         rel::read_bdd_file(file, r);
@@ -341,10 +356,48 @@ void Engine::State::load_inputs() {
     }
     if (progress()) {
       *progress() << "[load] " << r.name() << ": "
-                  << (tuples ? std::to_string(*tuples) : r.size().to_string()) << " tuples, "
-                  << r.bdd().node_count() << " nodes, " << seconds_since(start) << " s\n";
+                  << (beyond_seed ? "the seed's and " + std::to_string(*beyond_seed)
+                      : tuples    ? std::to_string(*tuples)
+                                  : r.size().to_string())
+                  << " tuples, " << r.bdd().node_count() << " nodes, " << seconds_since(start)
+                  << " s\n";
     }
   }
+}
+
+// The seed's domain sizes and input fingerprints, before the inputs are read.
+void Engine::State::read_seed_sizes() {
+  std::ifstream domains(*options.seed_dir / kSeedDomainsFile);
+  std::string name;
+  std::uint64_t size = 0;
+  while (domains >> name >> size) seed_domain_sizes[name] = size;
+  std::ifstream fingerprints(*options.seed_dir / kSeedFingerprintsFile);
+  rel::TupleFingerprint f;
+  while (fingerprints >> name >> f.lines >> f.sum_a >> f.sum_b) seed_fingerprints[name] = f;
+}
+
+// An input whose lines within the seed's domains are the seed's lines (issue 35: the program's
+// facts hold the JDK's part, numbered first) is the seed's value and the BDD of the few tuples
+// past it, instead of the BDD of all of them.
+std::optional<std::uint64_t> Engine::State::load_input_beyond_seed(
+    rel::Relation& r, const std::filesystem::path& file) {
+  if (!options.seed_dir) return std::nullopt;
+  const auto fingerprint = seed_fingerprints.find(r.name());
+  // Only a seed the image placed: seed_value() reads files only once apply_seeds has listed them.
+  const auto old = seed_values.find(r.name());
+  if (fingerprint == seed_fingerprints.end() || old == seed_values.end() || !old->second)
+    return std::nullopt;
+  std::vector<std::uint64_t> limits;
+  for (const rel::Attribute& a : r.attributes()) {
+    const auto size = seed_domain_sizes.find(space->domain(a.domain).name);
+    if (size == seed_domain_sizes.end()) return std::nullopt;
+    limits.push_back(size->second);
+  }
+  const auto beyond = rel::read_tuples_beyond(file, r, limits, fingerprint->second);
+  if (!beyond) return std::nullopt;
+  r.set_bdd(*old->second | beyond->bdd);
+  ++inputs_from_seed;
+  return beyond->lines;
 }
 
 bool Engine::State::is_input(const rel::Relation& r) const {
@@ -407,11 +460,8 @@ void Engine::State::apply_seeds() {
   for (std::size_t r = 0; r < relations.size(); ++r)
     if (!is_input(relations[r]) && heads.count(relations[r].name()) == 0)
       seed_gains[r] = Bdd::zero();
-  std::ifstream domains(dir / kSeedDomainsFile);
-  std::string name;
-  std::uint64_t size = 0;
-  while (domains >> name >> size) seed_domain_sizes[name] = size;
   seed_grown = may_have_grown(program, seed_inputs);
+  seed_plan.read += "; " + std::to_string(inputs_from_seed) + " inputs grown from their seeds";
 }
 
 std::optional<Bdd> Engine::State::seed_value(const std::string& name) {
@@ -1655,6 +1705,7 @@ void Engine::run() {
         s.position = "placing the seed's image";
         s.place_seed_image();
       }
+      if (s.options.seed_dir) s.read_seed_sizes();
       s.position = "loading the inputs";
       s.load_inputs();
       if (s.options.seed_dir) {
@@ -1733,6 +1784,15 @@ void Engine::write_state(const std::filesystem::path& dir) const {
     domains.stream() << domain.name << " " << domain.size << "\n";
   }
   domains.commit();
+  // An input a rule adds to holds more than its lines.
+  std::set<std::string> heads;
+  for (const Rule& rule : state_->program.rules) heads.insert(rule.head.relation);
+  AtomicOutputFile fingerprints(dir / kSeedFingerprintsFile);
+  for (const auto& [name, f] : state_->input_fingerprints) {
+    if (heads.count(name) != 0) continue;
+    fingerprints.stream() << name << " " << f.lines << " " << f.sum_a << " " << f.sum_b << "\n";
+  }
+  fingerprints.commit();
 }
 
 const SeedPlan& Engine::seed_plan() const {

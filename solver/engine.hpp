@@ -137,6 +137,10 @@ struct EngineProfile {
 inline constexpr const char* kSeedDomainsFile = "domain-sizes.txt";
 // ... and every relation at once as a node image (relations/state_image.hpp).
 inline constexpr const char* kSeedImageFile = "relations.image";
+// ... and `RELATION LINES SUM_A SUM_B` per input read from a tuples file that no rule adds to
+// (rel::TupleFingerprint): a seeded solve builds only the tuples past the seed's domains of an
+// input whose other lines are the seed's.
+inline constexpr const char* kSeedFingerprintsFile = "input-fingerprints.txt";
 
 class Engine {
  public:

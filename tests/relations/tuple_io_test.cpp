@@ -269,5 +269,63 @@ TEST_F(TupleIoTest, MutatedFilesReadOrFailCleanly) {
   EXPECT_GT(refused, 0);
 }
 
+// --- Inputs grown from a seed (read_tuples_beyond) -----------------------------------------
+
+TEST_F(TupleIoTest, AFingerprintCountsLinesNotTheirOrder) {
+  TupleFingerprint a, b, c;
+  for (const std::vector<std::uint64_t>& t : {std::vector<std::uint64_t>{0, 1}, {2, 3}, {4, 0}})
+    a.add(t);
+  for (const std::vector<std::uint64_t>& t : {std::vector<std::uint64_t>{4, 0}, {0, 1}, {2, 3}})
+    b.add(t);
+  for (const std::vector<std::uint64_t>& t : {std::vector<std::uint64_t>{0, 1}, {3, 2}, {4, 0}})
+    c.add(t);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, c);  // (2, 3) is not (3, 2)
+  TupleFingerprint twice = a;
+  twice.add(std::vector<std::uint64_t>{0, 1});
+  EXPECT_NE(a, twice);  // a repeated line counts
+}
+
+// The seed had V 0..3 and H 0..2: its file's lines, then a file with them and more.
+class TuplesBeyondTest : public TupleIoTest {
+ protected:
+  TupleFingerprint seed_lines() {
+    Space s(kDomains, "V0_H0");
+    Relation r = s.relation("vP", kVP);
+    TupleFingerprint f;
+    read_tuples(write("seed.tuples", "# V0:3 H0:2\n0 1\n3 2\n"), r, &f);
+    return f;
+  }
+  // What read_tuples_beyond makes of `text`, as tuples; nothing when it refuses.
+  std::optional<Tuples> beyond(const std::string& text) {
+    const TupleFingerprint seed = seed_lines();  // one BDD manager at a time
+    Space s(kDomains, "V0_H0");
+    Relation r = s.relation("vP", kVP);
+    const auto read = read_tuples_beyond(write("vP.tuples", text), r, {4, 3}, seed);
+    if (!read) return std::nullopt;
+    r.set_bdd(read->bdd);
+    return tuples_of(r);
+  }
+};
+
+TEST_F(TuplesBeyondTest, TheLinesPastTheSeedsDomainsAreBuiltWhenTheOthersAreTheSeeds) {
+  EXPECT_EQ(beyond("# V0:3 H0:2\n3 2\n5 0\n0 1\n1 3\n"), (Tuples{{1, 3}, {5, 0}}));
+  EXPECT_EQ(beyond("# V0:3 H0:2\n0 1\n3 2\n"), Tuples{});
+}
+
+TEST_F(TuplesBeyondTest, AnythingElseWithinTheSeedsDomainsIsRefused) {
+  EXPECT_EQ(beyond("# V0:3 H0:2\n0 1\n3 2\n1 1\n5 0\n"), std::nullopt);  // a new old pair
+  EXPECT_EQ(beyond("# V0:3 H0:2\n0 1\n5 0\n"), std::nullopt);            // a seed's gone
+  EXPECT_EQ(beyond("# V0:3 H0:2\n0 1\n3 2\n3 2\n"), std::nullopt);       // one twice
+  EXPECT_EQ(beyond("# V0:3 H0:2\n0 1\n3 2\n4-5 0\n"), std::nullopt);     // a range
+}
+
+TEST_F(TuplesBeyondTest, MalformedLinesAreErrorsAsForReadTuples) {
+  Space s(kDomains, "V0_H0");
+  Relation r = s.relation("vP", kVP);
+  EXPECT_THROW(read_tuples_beyond(write("vP.tuples", "# V0:3 H0:2\n0 x\n"), r, {4, 3}, {}),
+               InputError);
+}
+
 }  // namespace
 }  // namespace refract::rel::test
