@@ -4,6 +4,8 @@
 
 #include <boost/program_options.hpp>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 #include <set>
@@ -199,6 +201,16 @@ void dump_at_stop(const AnalyzeArguments& args, const pointsto::Analysis& analys
     analysis.dump_bdd(relation, out / (relation + ".at-stop.bdd"));
 }
 
+// Destroying the facts (two databases of a million strings each), the class hierarchy and the
+// node table one allocation at a time took 1.3 s of a 12 s warm run (issue 35); every output
+// is committed by now and the process ends anyway.
+[[noreturn]] void end_process(int code) {
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  std::_Exit(code);
+}
+
 }  // namespace
 
 AnalyzeInputs read_analyze_inputs(const AnalyzeArguments& args, std::ostream* progress) {
@@ -344,7 +356,8 @@ PreparedAnalysis prepare_analysis(const AnalyzeArguments& args, const AnalyzeInp
 }
 
 int analyze_extracted(const AnalyzeArguments& args, const AnalyzeInputs& inputs,
-                      std::chrono::steady_clock::time_point start, JdkCacheUse* started_cache) {
+                      std::chrono::steady_clock::time_point start, JdkCacheUse* started_cache,
+                      AfterOutputs after) {
   std::ostream* progress = args.quiet ? nullptr : &std::cerr;
   check_output_directory(args.out);
   PreparedAnalysis prepared = prepare_analysis(args, inputs, progress);
@@ -426,6 +439,7 @@ int analyze_extracted(const AnalyzeArguments& args, const AnalyzeInputs& inputs,
               << result.contexts << " contexts, peak " << result.bdd.peak_used_nodes
               << " BDD nodes; " << total << " s\n";
   }
+  if (after == AfterOutputs::kEndProcess) end_process(kExitOk);
   return kExitOk;
 }
 
@@ -442,7 +456,7 @@ int run_analyze(const AnalyzeArguments& args) {
   JdkCacheUse cache = start_jdk_cache(args, progress);
   const JdkCacheBuildStopper stop_cache_build(cache);  // when reading the facts fails
   const AnalyzeInputs inputs = read_analyze_inputs(args, progress);
-  return analyze_extracted(args, inputs, start, &cache);
+  return analyze_extracted(args, inputs, start, &cache, AfterOutputs::kEndProcess);
 }
 
 }  // namespace

@@ -80,7 +80,11 @@ PreparedAnalysis prepare_analysis(const AnalyzeArguments& args, const AnalyzeInp
 // count from `start`. Returns the exit code; throws what run_command maps to the others.
 // `cache`: the JDK cache as start_jdk_cache found it before the facts were read (cli/
 // jdk_cache.hpp), or nullptr to look it up here.
+// `after`: kEndProcess ends the process with the exit code once the outputs are committed,
+// without destroying what the run built (`refract analyze` itself).
+enum class AfterOutputs { kReturn, kEndProcess };
 int analyze_extracted(const AnalyzeArguments& args, const AnalyzeInputs& inputs,
-                      std::chrono::steady_clock::time_point start, JdkCacheUse* cache = nullptr);
+                      std::chrono::steady_clock::time_point start, JdkCacheUse* cache = nullptr,
+                      AfterOutputs after = AfterOutputs::kReturn);
 
 }  // namespace refract::cli
