@@ -364,17 +364,10 @@ JdkCacheBuildStopper::~JdkCacheBuildStopper() {
 
 namespace {
 
-// An entry's name: 32 hexadecimal digits (jdk_cache_key); a build in progress adds
-// `.building-PID`.
-bool is_entry_name(const std::string& name) {
-  return name.size() == 32 && std::all_of(name.begin(), name.end(), [](char c) {
-           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-         });
-}
-
+// An entry's name is a key (jdk_cache_key); a build in progress adds `.building-PID`.
 bool is_build_name(const std::string& name) {
   const std::size_t dot = name.find(".building-");
-  return dot != std::string::npos && is_entry_name(name.substr(0, dot));
+  return dot != std::string::npos && is_cache_key(name.substr(0, dot));
 }
 
 // A cached facts file (cli/jdk_facts_cache.hpp) as an entry: corrupt when it does not read.
@@ -402,7 +395,7 @@ std::vector<JdkCacheEntry> list_jdk_cache(const fs::path& dir) {
       entries.push_back(facts_entry(e.path()));
       continue;
     }
-    if (!e.is_directory() || !is_entry_name(name)) continue;
+    if (!e.is_directory() || !is_cache_key(name)) continue;
     JdkCacheEntry entry;
     entry.key = name;
     for (const auto& f : fs::recursive_directory_iterator(e.path()))
@@ -427,7 +420,7 @@ std::size_t clear_jdk_cache(const fs::path& dir) {
   if (!fs::is_directory(dir)) return removed;
   for (const auto& e : fs::directory_iterator(dir)) {
     const std::string name = e.path().filename().string();
-    if (!is_entry_name(name) && !is_build_name(name) && !is_jdk_facts_file(e.path())) continue;
+    if (!is_cache_key(name) && !is_build_name(name) && !is_jdk_facts_file(e.path())) continue;
     fs::remove_all(e.path());
     ++removed;
   }

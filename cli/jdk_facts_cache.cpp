@@ -128,11 +128,15 @@ void save_jdk_part(JdkFactsCache& cache, const ExtractedProgram& program,
   if (cache.status.empty()) cache.status = "written";
 }
 
+bool is_cache_key(std::string_view name) {
+  return name.size() == 32 && std::all_of(name.begin(), name.end(), [](char c) {
+           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+         });
+}
+
 bool is_jdk_facts_file(const fs::path& file) {
   const std::string name = file.filename().string();
-  return name.size() == 32 + kSuffix.size() && name.ends_with(kSuffix) &&
-         std::all_of(name.begin(), name.begin() + 32,
-                     [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+  return name.ends_with(kSuffix) && is_cache_key(name.substr(0, name.size() - kSuffix.size()));
 }
 
 }  // namespace refract::cli

@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 #include "cli/class_path_options.hpp"
 #include "frontend/program_scope.hpp"
@@ -45,6 +46,9 @@ bool resume_jdk_part(JdkFactsCache& cache, ExtractedProgram& program, frontend::
 // cache is off: then status "off: WHY".
 void save_jdk_part(JdkFactsCache& cache, const ExtractedProgram& program,
                    const frontend::ProgramScope& scope);
+
+// A cache key: 32 hexadecimal digits (ContentHash::hex), the name of a fixpoint's entry.
+bool is_cache_key(std::string_view name);
 
 // The cached facts files of `dir`, for `refract cache list|clear`: DIR/KEY.facts.
 bool is_jdk_facts_file(const std::filesystem::path& file);
