@@ -75,6 +75,22 @@ class JdkCacheTest : public ::testing::Test {
   }
 
   // The fixpoints' entries (folders) of the cache.
+  // A context prints as its number, which the entry's layout changes: VarPointsTo.tsv's row
+  // count and (variable, object) pairs, which must be the same with and without the cache.
+  std::pair<std::size_t, std::set<std::string>> var_points_to_rows(const std::string& out) const {
+    std::size_t rows = 0;
+    std::set<std::string> pairs;
+    std::istringstream in(read_file(dir_.path() / out / "VarPointsTo.tsv"));
+    for (std::string line; std::getline(in, line);) {
+      std::vector<std::string> fields;
+      std::istringstream split(line);
+      for (std::string f; std::getline(split, f, '\t');) fields.push_back(f);
+      ++rows;
+      if (fields.size() == 4) pairs.insert(fields[1] + "\t" + fields[3]);
+    }
+    return {rows, pairs};
+  }
+
   std::vector<fs::path> entries() const {
     std::vector<fs::path> out;
     for (const auto& e : fs::directory_iterator(dir_.path() / "cache"))
@@ -292,22 +308,7 @@ TEST_P(JdkCacheFlavourTest, ColdAndWarmRunsGiveWhatARunWithoutTheCacheGives) {
       EXPECT_EQ(read_file(dir_.path() / "plain" / name), read_file(dir_.path() / run / name))
           << run << " " << name;
     }
-    // A context prints as its number, which the layout changes: the same tuples, one for one,
-    // and the same (variable, object) pairs.
-    const auto rows = [&](const std::string& out) {
-      std::vector<std::string> all;
-      std::set<std::string> pairs;
-      std::istringstream in(read_file(dir_.path() / out / "VarPointsTo.tsv"));
-      for (std::string line; std::getline(in, line);) {
-        std::vector<std::string> fields;
-        std::istringstream split(line);
-        for (std::string f; std::getline(split, f, '\t');) fields.push_back(f);
-        all.push_back(line);
-        if (fields.size() == 4) pairs.insert(fields[1] + "\t" + fields[3]);
-      }
-      return std::make_pair(all.size(), pairs);
-    };
-    EXPECT_EQ(rows("plain"), rows(run)) << run;
+    EXPECT_EQ(var_points_to_rows("plain"), var_points_to_rows(run)) << run;
   }
 }
 
@@ -318,6 +319,48 @@ INSTANTIATE_TEST_SUITE_P(DeepFlavours, JdkCacheFlavourTest,
                            for (const char* c = info.param; *c; ++c)
                              name += std::isalnum(static_cast<unsigned char>(*c)) ? *c : '_';
                            return name;
+                         });
+
+// antlr 2.7.7 as Debian ships it (scripts/setup-debian.sh installs libantlr-java), with the
+// small JDK: without the cache, cold with the entry built first, and warm, the same outputs.
+class JdkCacheRealProgramTest : public JdkCacheFlavourTest {};
+
+TEST_P(JdkCacheRealProgramTest, AntlrGivesTheSameResultsWithAndWithoutTheCache) {
+  const std::string jar = "/usr/share/java/antlr.jar";
+  ASSERT_TRUE(fs::exists(jar)) << jar << " is missing: scripts/setup-debian.sh installs it";
+  auto run = [&](const std::string& out, std::vector<std::string> extra) {
+    std::vector<std::string> args = {
+        "analyze",  "--jdk",      small_jdk().string(), "--classpath", jar,
+        "--main",   "antlr.Tool", "--reflection",       "none",        "--context",
+        GetParam(), "--dump",     "VarPointsTo",        "--out",       (dir_.path() / out).string(),
+        "--quiet"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_refract(args, dir_.path());
+  };
+  ASSERT_EQ(run("plain", {}).exit_code, 0);
+  std::vector<std::string> first = cache();
+  first.insert(first.end(), {"--cache-build", "first"});
+  const RunResult cold = run("cold", first);
+  ASSERT_EQ(cold.exit_code, 0) << cold.err;
+  const RunResult warm = run("warm", cache());
+  ASSERT_EQ(warm.exit_code, 0) << warm.err;
+  EXPECT_EQ(stats("warm").at("status").string(), "hit");
+  EXPECT_EQ(stats("warm").at("facts").string(), "read");
+  EXPECT_GT(stats("warm").at("seeded").array().size(), 10u);
+  for (const char* out : {"cold", "warm"}) {
+    for (const char* name :
+         {"reachable-methods.txt", "call-edges.tsv", "callgraph.json", "string-colors.tsv"}) {
+      EXPECT_EQ(read_file(dir_.path() / "plain" / name), read_file(dir_.path() / out / name))
+          << out << " " << name;
+    }
+    EXPECT_EQ(var_points_to_rows("plain"), var_points_to_rows(out)) << out;
+  }
+  EXPECT_GT(var_points_to_rows("plain").first, 1000u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Antlr, JdkCacheRealProgramTest, ::testing::Values("insens", "2-obj+H"),
+                         [](const ::testing::TestParamInfo<const char*>& info) {
+                           return std::string(info.param[0] == 'i' ? "insens" : "twoObjH");
                          });
 
 }  // namespace
