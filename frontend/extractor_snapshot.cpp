@@ -158,7 +158,7 @@ void write_facts(PayloadWriter& out, const FactDatabase& facts) {
   }
 }
 
-void read_facts(PayloadReader& in, FactDatabase& facts) {
+void read_domains(PayloadReader& in, FactDatabase& facts) {
   const std::uint64_t domains = in.count("the domain count");
   for (std::uint64_t i = 0; i < domains; ++i) {
     const std::uint64_t at = in.offset();
@@ -177,6 +177,10 @@ void read_facts(PayloadReader& in, FactDatabase& facts) {
     if (jdk_part > size) in.fail(at, "domain " + name + "'s JDK part is larger than it");
     if (jdk_part != 0) facts.set_jdk_part_size(name, jdk_part);
   }
+}
+
+// After the domains: each value is checked against its domain's size.
+void read_relations(PayloadReader& in, FactDatabase& facts) {
   const std::uint64_t relations = in.count("the relation count");
   for (std::uint64_t i = 0; i < relations; ++i) {
     const std::uint64_t at = in.offset();
@@ -291,7 +295,8 @@ ExtractorSnapshot read_extractor_snapshot(const std::filesystem::path& file) {
 
   PayloadReader reader(payload, kMagic.size(), file);
   ExtractorSnapshot snapshot{make_fact_schema(), {}, {}, {}, {}};
-  read_facts(reader, snapshot.facts);
+  read_domains(reader, snapshot.facts);
+  read_relations(reader, snapshot.facts);
   snapshot.state = read_state(reader);
   snapshot.queued = reader.names("the queued classes");
   snapshot.loaded = reader.names("the loaded classes");

@@ -149,7 +149,7 @@ struct Engine::State {
   void choose_order();
   void build_relations();
   void load_inputs();
-  void read_seed_sizes();
+  void read_seed_sizes_and_fingerprints();
   // The lines past the seed's when the input was so built (load_input_beyond_seed's comment).
   std::optional<std::uint64_t> load_input_beyond_seed(rel::Relation& r,
                                                       const std::filesystem::path& file);
@@ -366,7 +366,7 @@ void Engine::State::load_inputs() {
 }
 
 // The seed's domain sizes and input fingerprints, before the inputs are read.
-void Engine::State::read_seed_sizes() {
+void Engine::State::read_seed_sizes_and_fingerprints() {
   std::ifstream domains(*options.seed_dir / kSeedDomainsFile);
   std::string name;
   std::uint64_t size = 0;
@@ -1705,7 +1705,7 @@ void Engine::run() {
         s.position = "placing the seed's image";
         s.place_seed_image();
       }
-      if (s.options.seed_dir) s.read_seed_sizes();
+      if (s.options.seed_dir) s.read_seed_sizes_and_fingerprints();
       s.position = "loading the inputs";
       s.load_inputs();
       if (s.options.seed_dir) {
