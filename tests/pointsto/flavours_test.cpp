@@ -309,6 +309,24 @@ TEST(RealProgramInvariantTest, AntlrResultsAreIdenticalUnderTwoOrders) {
                                        {"insens", "2-obj+H"});
 }
 
+// The JDK once (issue 35): a run that starts from the JDK's cached fixpoint, in the run that
+// built the entry and in the next, gives what a run without the cache gives.
+TEST_P(FlavourInvariantTest, ResultsAreIdenticalWithAndWithoutTheJdkCache) {
+  TempDir dir;
+  for (const char* flavour : {"insens", "2-obj+H"}) {
+    const auto plain = analyze(dir, GetParam(), flavour);
+    const auto first =
+        analyze(dir, GetParam(), flavour, "", {"--cache-dir", "cache", "--cache-build", "first"});
+    const auto warm = analyze(dir, GetParam(), flavour, "", {"--cache-dir", "cache"});
+    ASSERT_TRUE(plain && first && warm);
+    expect_same_results(*plain, *first, flavour);
+    expect_same_results(*plain, *warm, flavour);
+    const std::string stats = read_file(warm->out / "stats.json");
+    EXPECT_NE(stats.find("\"jdk_cache\": {\"status\": \"hit\""), std::string::npos)
+        << flavour << ": the warm run did not start from the entry";
+  }
+}
+
 // `fixture` under each of `flavours` with `option` set to `a` and to `b`: the same results.
 void expect_same_results_under(const std::string& fixture,
                                std::initializer_list<const char*> flavours,
