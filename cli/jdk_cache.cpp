@@ -364,6 +364,14 @@ JdkCacheBuildStopper::~JdkCacheBuildStopper() {
 
 namespace {
 
+// A facts file being written (support/atomic_file.hpp), or left half written by a run that was
+// killed.
+bool is_facts_temporary(const fs::path& file) {
+  const std::string name = file.filename().string();
+  const std::size_t mark = name.find(kAtomicTemporaryMark);
+  return mark != std::string::npos && is_jdk_facts_file(name.substr(0, mark));
+}
+
 // An entry's name is a key (jdk_cache_key); a build in progress adds `.building-PID`.
 bool is_build_name(const std::string& name) {
   const std::size_t dot = name.find(".building-");
@@ -420,7 +428,9 @@ std::size_t clear_jdk_cache(const fs::path& dir) {
   if (!fs::is_directory(dir)) return removed;
   for (const auto& e : fs::directory_iterator(dir)) {
     const std::string name = e.path().filename().string();
-    if (!is_cache_key(name) && !is_build_name(name) && !is_jdk_facts_file(e.path())) continue;
+    if (!is_cache_key(name) && !is_build_name(name) && !is_jdk_facts_file(e.path()) &&
+        !is_facts_temporary(e.path()))
+      continue;
     fs::remove_all(e.path());
     ++removed;
   }

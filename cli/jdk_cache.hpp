@@ -93,7 +93,8 @@ struct JdkCacheEntry {
 // The entries of `dir` (none when it does not exist), by key.
 std::vector<JdkCacheEntry> list_jdk_cache(const std::filesystem::path& dir);
 
-// Removes every entry of `dir`, and what builds of entries left there; returns how many.
+// Removes every entry and facts file of `dir`, and what builds of entries and writes of facts
+// files left there; returns how many.
 std::size_t clear_jdk_cache(const std::filesystem::path& dir);
 
 }  // namespace refract::cli
