@@ -73,10 +73,11 @@ po::options_description analyze_options() {
       "folder of the reflection rules (default: the shipped ones)")(
       "jdk-cache",
       "start the solve from the cached fixpoint of the JDK's start-up work (solved once per JDK, "
-      "rules, options and refract build; --reflection none, every flavour but cloning; "
-      "experimental: see README, \"The JDK once\")")(
+      "rules, options and refract build; --reflection none, every flavour but cloning) and the "
+      "front end from the JDK's cached facts (every flavour and mode); see README, \"The JDK "
+      "once\"")(
       "cache-dir", po::value<std::string>(),
-      "where --jdk-cache keeps its fixpoints (default: $XDG_CACHE_HOME/refract, else "
+      "where --jdk-cache keeps its fixpoints and facts (default: $XDG_CACHE_HOME/refract, else "
       "~/.cache/refract); implies --jdk-cache")(
       "cache-build", po::value<std::string>(),
       "how a missing cache entry is made: beside (a second process solves the JDK's part into "

@@ -1,4 +1,5 @@
-// refract cache list|clear: the cached JDK fixpoints (cli/jdk_cache.hpp).
+// refract cache list|clear: the cached JDK fixpoints (cli/jdk_cache.hpp) and facts
+// (cli/jdk_facts_cache.hpp).
 #include <boost/program_options.hpp>
 #include <iostream>
 #include <optional>
@@ -32,8 +33,8 @@ std::optional<CacheArguments> parse_arguments(int argc, char** argv) {
   po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
   if (vm.count("help")) {
     std::cout << options
-              << "\nlist: each cached JDK fixpoint (key, size, what it was made from, "
-                 "whether it is corrupt); clear: remove them all\n";
+              << "\nlist: each cached JDK fixpoint and facts file (key, size, what it was made "
+                 "from, whether it is corrupt); clear: remove them all\n";
     return std::nullopt;
   }
   CacheArguments args;
