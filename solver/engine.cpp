@@ -185,11 +185,19 @@ struct Engine::State {
   std::pair<int, int> block_levels(const RulePlan& plan, const std::string& variable) const;
   bool product_pairs_sub_bdds(const RulePlan& plan) const;
   std::optional<Bdd> run_rule_on_tuples(std::size_t rule);
-  std::optional<KeyedIndex> index_static_side(const RulePlan& plan,
-                                              const std::vector<std::string>& indexed,
-                                              const std::vector<std::string>& other,
-                                              const std::vector<rel::PhysicalId>& other_dropped,
-                                              const Bdd& value) const;
+  std::shared_ptr<const KeyedIndex> index_static_side(
+      const RulePlan& plan, const std::vector<std::string>& indexed,
+      const std::vector<std::string>& other, const std::vector<rel::PhysicalId>& other_dropped,
+      const Bdd& value) const;
+  // The keyed indexes index_static_side built in the stratum running, by what they index:
+  // rules that join one static relation on the same keys share one (a warm example's seeded
+  // pass built ActualArg's four times, 53 indexes of 1.2M tuples in all).
+  struct BuiltIndex {
+    Bdd value;
+    std::vector<rel::PhysicalId> instances, keys, other;
+    std::shared_ptr<const KeyedIndex> index;  // null: not indexed
+  };
+  mutable std::vector<BuiltIndex> built_indexes;
   void count_profiles();
   EvaluationError rule_exhausted(std::size_t rule, const bdd::NodeTableExhausted& e) const;
   void check_time_limit(std::size_t rule) const;
@@ -681,6 +689,7 @@ const RulePlan& Engine::State::delta_plan(std::size_t rule, std::size_t literal,
 void Engine::State::evaluate_seeded_stratum(const Stratum& stratum, std::size_t number,
                                             std::size_t total) {
   ++overheads.strata_from_seed;
+  built_indexes.clear();
   std::set<std::size_t> members;
   std::string label;
   for (const std::string& name : stratum.relations) {
@@ -748,7 +757,7 @@ void Engine::State::evaluate_seeded_stratum(const Stratum& stratum, std::size_t 
   // A static atom after the gain, cut down to the keys of what the join has so far, where the
   // order puts a whole block of it above the shared variables (index_static_side): the
   // product then walks only the tuples that can match, as evaluate_stratum's delta joins do.
-  std::map<std::pair<const RulePlan*, std::size_t>, std::optional<KeyedIndex>> keyed_sides;
+  std::map<std::pair<const RulePlan*, std::size_t>, std::shared_ptr<const KeyedIndex>> keyed_sides;
   auto keyed_static = [&](const RulePlan& plan, std::size_t s, const AtomStep& atom,
                           const Bdd& acc) -> std::optional<Bdd> {
     if (!options.keyed_indexes || s == 0 || atom.negated || members.count(atom.relation) != 0)
@@ -1241,7 +1250,7 @@ std::optional<Bdd> Engine::State::run_rule_on_tuples(std::size_t rule) {
 // variable of `indexed` above them: only then does the product walk the static side whatever
 // the other holds (solver/keyed_index.hpp). `other_dropped`: instances the other side still
 // holds though no variable is on them (AtomStep::drop_in_join).
-std::optional<KeyedIndex> Engine::State::index_static_side(
+std::shared_ptr<const KeyedIndex> Engine::State::index_static_side(
     const RulePlan& plan, const std::vector<std::string>& indexed,
     const std::vector<std::string>& other, const std::vector<rel::PhysicalId>& other_dropped,
     const Bdd& value) const {
@@ -1260,15 +1269,25 @@ std::optional<KeyedIndex> Engine::State::index_static_side(
       lowest_other_on_top = std::min(lowest_other_on_top, block_levels(plan, v).second);
     }
   }
-  if (keys.empty()) return std::nullopt;
+  if (keys.empty()) return nullptr;
   // A block interleaved with the keys (Assign(to, from) on V0xV1) is pruned bit by bit as
   // the product descends; only a whole block above them is walked in full.
   if (options.keyed_indexes_where_product_is_slow && lowest_other_on_top > highest_key)
-    return std::nullopt;
+    return nullptr;
   for (const std::string& v : other)
     if (!in(indexed, v)) other_only.push_back(plan.instance_of.at(v));
   other_only.insert(other_only.end(), other_dropped.begin(), other_dropped.end());
-  return KeyedIndex::index(*space, value, instances, keys, other_only, options.keyed_limits);
+  for (const BuiltIndex& built : built_indexes) {
+    if (built.value == value && built.instances == instances && built.keys == keys &&
+        built.other == other_only)
+      return built.index;
+  }
+  std::optional<KeyedIndex> built =
+      KeyedIndex::index(*space, value, instances, keys, other_only, options.keyed_limits);
+  std::shared_ptr<const KeyedIndex> index =
+      built ? std::make_shared<const KeyedIndex>(std::move(*built)) : nullptr;
+  built_indexes.push_back({value, instances, keys, other_only, index});
+  return index;
 }
 
 }  // namespace refract::solver
@@ -1293,6 +1312,7 @@ namespace refract::solver {
 // prepared from scratch.
 void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
                                      std::size_t total) {
+  built_indexes.clear();
   std::set<std::size_t> members;
   for (const std::string& name : stratum.relations) members.insert(relation_index.at(name));
   std::string label;
@@ -1311,7 +1331,7 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
     // Per step: the static prefix before a stratum atom, or a static atom, indexed by the
     // variables it shares with the changing side (index_static_side), built when first needed;
     // `indexed` says it was tried.
-    std::vector<std::optional<KeyedIndex>> keyed;
+    std::vector<std::shared_ptr<const KeyedIndex>> keyed;
     std::vector<bool> indexed;
     std::vector<Bdd> filters;  // per renamed stratum atom: semijoin_filter, else one()
   };
@@ -1323,7 +1343,7 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
     rs.prefixes.resize(n);
     rs.keep.assign(n, false);
     rs.use_full.assign(n, false);
-    rs.keyed.assign(n, std::nullopt);
+    rs.keyed.assign(n, nullptr);
     rs.indexed.assign(n, false);
     rs.filters.assign(n, Bdd::one());
     for (std::size_t s = 1; s < n; ++s)
