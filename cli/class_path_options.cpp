@@ -32,22 +32,23 @@ ClassPathArguments class_path_arguments(const po::variables_map& vm) {
   return args;
 }
 
-frontend::ClassPath open_class_path(const ClassPathArguments& args) {
-  frontend::ClassPath path;
-  std::filesystem::path jdk;
+std::filesystem::path jdk_home(const ClassPathArguments& args) {
   if (args.jdk) {
-    jdk = *args.jdk;
+    const std::filesystem::path jdk = *args.jdk;
     if (!std::filesystem::is_directory(jdk / "jmods")) {
       throw InputError({jdk.string()}, "not a JDK: it has no jmods folder");
     }
-  } else if (auto found = frontend::find_default_jdk()) {
-    jdk = *found;
-  } else {
-    throw InputError({"--jdk"},
-                     "no JDK 17 found (looked for `java` on the PATH and under /usr/lib/jvm); "
-                     "name one with --jdk DIR");
+    return jdk;
   }
-  path.add_jdk(jdk);
+  if (auto found = frontend::find_default_jdk()) return *found;
+  throw InputError({"--jdk"},
+                   "no JDK 17 found (looked for `java` on the PATH and under /usr/lib/jvm); "
+                   "name one with --jdk DIR");
+}
+
+frontend::ClassPath open_class_path(const ClassPathArguments& args) {
+  frontend::ClassPath path;
+  path.add_jdk(jdk_home(args));
   for (const std::string& entry : args.entries) path.add(entry);  // names a missing entry
   return path;
 }

@@ -21,7 +21,11 @@ struct ClassPathArguments {
 void add_class_path_options(boost::program_options::options_description& options);
 ClassPathArguments class_path_arguments(const boost::program_options::variables_map& vm);
 
-// The class path: the JDK's jmods (--jdk, else the system's JDK 17), then the entries.
+// The JDK's home: --jdk (InputError unless it has a jmods folder), else the system's JDK 17
+// (InputError when there is none).
+std::filesystem::path jdk_home(const ClassPathArguments& args);
+
+// The class path: the JDK's jmods (jdk_home), then the entries.
 // A missing entry or JDK is an InputError naming it.
 frontend::ClassPath open_class_path(const ClassPathArguments& args);
 

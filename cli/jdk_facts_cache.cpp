@@ -8,7 +8,6 @@
 #include "cli/program_facts.hpp"
 #include "frontend/extractor_snapshot.hpp"
 #include "support/content_hash.hpp"
-#include "support/error.hpp"
 
 namespace refract::cli {
 
@@ -20,12 +19,6 @@ constexpr const char* kFormat = "refract JDK facts cache 1";
 constexpr std::string_view kSuffix = ".facts";
 
 }  // namespace
-
-fs::path jdk_home(const ClassPathArguments& class_path) {
-  if (class_path.jdk) return *class_path.jdk;
-  if (auto found = frontend::find_default_jdk()) return *found;
-  throw InputError({"--jdk"}, "no JDK 17 found; name one with --jdk DIR");
-}
 
 std::string jmods_hash(const ClassPathArguments& class_path) {
   // A run asks twice (the facts' key and the fixpoint's); the jmods are 100 MB and more.

@@ -24,9 +24,6 @@ struct JdkFactsCache {
   std::string status;
 };
 
-// The JDK's home: --jdk, else the system's JDK 17 (InputError when there is none).
-std::filesystem::path jdk_home(const ClassPathArguments& class_path);
-
 // A hash of the JDK's jmods (names and contents), computed once per process and JDK.
 std::string jmods_hash(const ClassPathArguments& class_path);
 
