@@ -101,6 +101,7 @@ std::uint64_t g_next_step = 0;      // nodes BuDDy's next resize adds at most (s
 bool g_budget_binds = false;        // the table's current cap comes from the memory budget
 std::function<std::optional<MachineMemory>()> g_machine_memory;  // ManagerSettings::machine_memory
 bool g_machine_binds = false;  // ... and the machine's available memory held it below the budget
+std::function<bool()> g_release_machine_memory;  // ManagerSettings::release_machine_memory
 
 // Bytes a node of the table takes, from the table's allocation for `slots` nodes (BuDDy's node
 // struct is private to it).
@@ -125,15 +126,21 @@ void cap_table_to_memory_budget() {
   if (resident == 0) return;
   const auto size = static_cast<std::uint64_t>(bddnodesize);
   const std::uint64_t bytes_per_node = node_bytes(size);
-  const std::uint64_t limit = resident_limit(g_memory_budget, resident,
-                                             g_machine_memory ? g_machine_memory() : std::nullopt);
-  g_machine_binds = limit < g_memory_budget;
-  const std::uint64_t room = limit > resident ? (limit - resident) / bytes_per_node : 0;
+  const auto room_under_limit = [&] {
+    const std::uint64_t limit = resident_limit(
+        g_memory_budget, resident, g_machine_memory ? g_machine_memory() : std::nullopt);
+    g_machine_binds = limit < g_memory_budget;
+    return limit > resident ? (limit - resident) / bytes_per_node : 0;
+  };
+  // BuDDy grows by doubling, at most by its max increase (50,000 unless set_next_growth set it).
+  const std::uint64_t wanted = std::min(size, g_next_step != 0 ? g_next_step : 50'000);
+  std::uint64_t room = room_under_limit();
+  // The machine, not the budget, holds the table back: take back what the run can spare.
+  if (g_machine_binds && room < wanted && g_release_machine_memory && g_release_machine_memory())
+    room = room_under_limit();
   std::uint64_t cap = std::min<std::uint64_t>(size + room, INT_MAX);
   g_budget_binds = g_max_nodes == 0 || cap < g_max_nodes;
   if (!g_budget_binds) cap = g_max_nodes;
-  // BuDDy grows by doubling, at most by its max increase (50,000 unless set_next_growth set it).
-  const std::uint64_t wanted = std::min(size, g_next_step != 0 ? g_next_step : 50'000);
   if (g_budget_binds && room < wanted) {
     g_stats.capped_by_memory_budget = true;
     if (g_machine_binds) g_stats.capped_by_machine_memory = true;
@@ -388,6 +395,7 @@ Manager::Manager(const ManagerSettings& settings) : limit_poll_period_(settings.
   g_budget_binds = false;
   g_machine_binds = false;
   g_machine_memory = settings.machine_memory;
+  g_release_machine_memory = settings.release_machine_memory;
   if (settings.max_nodes != 0) {
     // BuDDy rounds the initial table up to a prime and wants a cap above it.
     const auto allocated = static_cast<std::uint64_t>(bdd_getallocnum());
@@ -407,6 +415,7 @@ Manager::Manager(const ManagerSettings& settings) : limit_poll_period_(settings.
 Manager::~Manager() {
   watchdog_.reset();  // its check reads BuDDy's globals
   shut_down_buddy();
+  g_release_machine_memory = nullptr;  // it may refer to what outlives this manager no longer
   g_deadline = kNoDeadline;
   g_production_limit = kNoProductionLimit;
   g_pending_error = 0;

@@ -41,6 +41,10 @@ struct ManagerSettings {
   // How the budget sees the machine's memory at each collection (bdd/machine_memory.hpp): the
   // table also stops growing where other processes left too little. Empty: the budget alone.
   std::function<std::optional<MachineMemory>()> machine_memory = read_machine_memory;
+  // Called where the machine's available memory, not the budget, stops the table from growing
+  // as BuDDy would: memory the run may take back from elsewhere (a cache entry being built
+  // beside it, cli/jdk_cache.hpp). Returns whether it freed any; the machine is then read again.
+  std::function<bool()> release_machine_memory = {};
   // Back the node table with transparent huge pages where the kernel offers them (Linux 6.1's
   // MADV_COLLAPSE; a hint the kernel may refuse, see ManagerStats::huge_pages). Each node
   // lookup probes the table at random, and with 4 KiB pages also misses the TLB: paired, 0.87

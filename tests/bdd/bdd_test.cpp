@@ -152,6 +152,47 @@ TEST(ManagerTest, AFullMachineKeepsTheTableFromGrowingUnderAGenerousBudget) {
   EXPECT_TRUE(manager.stats().capped_by_machine_memory);
 }
 
+// The machine is full until the run gives back memory held elsewhere (a cache entry being
+// built beside it): the table asks once, then grows into what was freed.
+TEST(ManagerTest, AFullMachineAsksTheRunToReleaseMemoryAndThenGrows) {
+  ManagerSettings settings = small_table();
+  settings.memory_budget_bytes = std::uint64_t{1} << 40;
+  bool released = false;
+  int asked = 0;
+  settings.machine_memory = [&] {
+    return MachineMemory{std::uint64_t{24} << 30, released ? std::uint64_t{16} << 30 : 0};
+  };
+  settings.release_machine_memory = [&] {
+    ++asked;
+    released = true;
+    return true;
+  };
+  Manager manager(settings);
+  manager.add_variables(32);
+  // x == y over 16-bit blocks, one after the other: about 2^17 nodes, past the first table.
+  const Bdd equal = equal_blocks(block_of(0, 16), block_of(16, 16));
+  EXPECT_FALSE(equal.is_zero());
+  EXPECT_EQ(asked, 1);
+  EXPECT_GT(manager.stats().node_table_size, 100'000U);
+}
+
+// Nothing to release: the machine holds the table as before.
+TEST(ManagerTest, AFullMachineWithNothingToReleaseStillHoldsTheTable) {
+  ManagerSettings settings = small_table();
+  settings.memory_budget_bytes = std::uint64_t{1} << 40;
+  settings.machine_memory = [] { return MachineMemory{std::uint64_t{24} << 30, 0}; };
+  int asked = 0;
+  settings.release_machine_memory = [&] {
+    ++asked;
+    return false;
+  };
+  settings.max_nodes = 200'000;
+  Manager manager(settings);
+  manager.add_variables(64);
+  EXPECT_TRUE(exhaust_the_table().machine_memory_held());
+  EXPECT_GE(asked, 1);
+}
+
 TEST(ManagerTest, AGenerousMemoryBudgetLetsTheTableGrow) {
   ManagerSettings settings = small_table();
   settings.memory_budget_bytes = std::uint64_t{1} << 40;
