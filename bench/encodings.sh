@@ -64,7 +64,7 @@ run_one() {
   rm -rf "$out" && mkdir -p "$out"
   local rc=0
   /usr/bin/time -f 'TIME %e %M' -o "$out.time" timeout "$((timeout_s + 1800))" "$binary" \
-    analyze --reflection none --classpath "$(class_path_of "$program")" --jdk "$jdk" \
+    analyze --no-cache --reflection none --classpath "$(class_path_of "$program")" --jdk "$jdk" \
     --main "$(main_of "$program")" --context "$flavour" --out "$out" \
     --time-limit "$timeout_s" --rule-stats "$out.rules.json" "$@" >"$out.log" 2>&1 || rc=$?
   echo "$rc" >"$out.rc"

@@ -74,7 +74,7 @@ printf '%-9s %8s %12s %12s %12s %8s %8s %8s %8s %12s %12s %s\n' program "none s"
 for program in $programs; do
   cp=$(program_class_path "$program")
   main=$(program_main "$program")
-  for run in $(seq "$runs"); do analyze "$program" "$out/$program/none-$run"; done
+  for run in $(seq "$runs"); do analyze "$program" "$out/$program/none-$run" --no-cache; done
   # A missing entry made first (then the run from it) and beside (a second process), each from
   # an empty cache; the warm runs start from the entry the second left.
   for build in first beside; do

@@ -63,7 +63,7 @@ for fixture in $(ls tests/fixtures/java/pointsto | grep -v README) antlr; do
   for flavour in $flavours; do
     dir="$out_root/$fixture/$flavour"
     rm -rf "$dir" && mkdir -p "$dir"
-    "$build/refract" analyze --reflection none --classpath "$class_path" --jdk "$small_jdk" \
+    "$build/refract" analyze --no-cache --reflection none --classpath "$class_path" --jdk "$small_jdk" \
       --main "$main" --context "$flavour" --out "$dir/refract" --quiet \
       >"$dir/refract.log" 2>&1 || { differ+=("$fixture $flavour: refract failed"); continue; }
     python3 bench/to_souffle.py "$dir/refract/facts" --flavour "$flavour" -o "$dir/souffle"

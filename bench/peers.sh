@@ -103,7 +103,7 @@ run_refract() {
     rm -rf "$dir" && mkdir -p "$dir"
     echo "[peers.sh] refract $program $flavour" >&2
     /usr/bin/time -f 'TIME %e %M' -o "$dir.time" timeout "$((timeout_s + 600))" "$refract" \
-      analyze --reflection none --classpath "$(class_path_of "$program")" --jdk "$jdk" \
+      analyze --no-cache --reflection none --classpath "$(class_path_of "$program")" --jdk "$jdk" \
       --main "$(main_of "$program")" --context "$flavour" --out "$dir" \
       --time-limit "$timeout_s" --max-memory "$memory_mib" --rule-stats "$dir.rules.json" \
       >"$dir.log" 2>&1 || rc=$?

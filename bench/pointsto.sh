@@ -80,7 +80,7 @@ for program in $programs; do
     # collection, and still writes the profile; timeout is the backstop for an operation that
     # runs on without collecting (3-obj+2H's Merge with consecutive context bits did).
     /usr/bin/time -f 'TIME %e %M' -o "$out.time" timeout "$((timeout_s + 1800))" "$refract" \
-      analyze --reflection none --classpath "$(class_path_of "$program")" --jdk "$jdk" \
+      analyze --no-cache --reflection none --classpath "$(class_path_of "$program")" --jdk "$jdk" \
       --main "$(main_of "$program")" --context "$flavour" --out "$out" \
       --time-limit "$timeout_s" --dump-bdd VarPointsToI --rule-stats "$out.rules.json" \
       >"$out.log" 2>&1 || rc=$?

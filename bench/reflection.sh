@@ -137,7 +137,7 @@ run_one() {
   load_start=$(loadavg)
   # --time-limit stops the solver (exit 4); timeout is the backstop for an operation that runs
   # on without reaching a check.
-  /usr/bin/time -f 'TIME %e %M' -o "$out.time" timeout "$((limit + 600))" "$refract" analyze \
+  /usr/bin/time -f 'TIME %e %M' -o "$out.time" timeout "$((limit + 600))" "$refract" analyze --no-cache \
     --classpath "$(class_path_for "$program")" --jdk "$jdk" --main "$main" \
     --context "$flavour" --reflection "${mode%%:*}" "${world[@]}" "${annotations[@]}" --out "$out" --time-limit "$limit" \
     --max-memory "$max_memory" --rule-stats "$out.rules.json" </dev/null >"$out.log" 2>&1 || rc=$?

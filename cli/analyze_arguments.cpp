@@ -72,13 +72,14 @@ po::options_description analyze_options() {
       "reflection-rules", po::value<std::string>(),
       "folder of the reflection rules (default: the shipped ones)")(
       "jdk-cache",
-      "start the solve from the cached fixpoint of the JDK's start-up work (solved once per JDK, "
-      "rules, options and refract build; --reflection none, every flavour but cloning) and the "
-      "front end from the JDK's cached facts (every flavour and mode); see README, \"The JDK "
-      "once\"")(
+      "the default: start the solve from the cached fixpoint of the JDK's start-up work (solved "
+      "once per JDK, rules, options and refract build; --reflection none, every flavour but "
+      "cloning) and the front end from the JDK's cached facts (every flavour and mode); see "
+      "README, \"The JDK once\". Given, a run the cache cannot serve warns")(
+      "no-cache", "neither read nor write the JDK cache")(
       "cache-dir", po::value<std::string>(),
-      "where --jdk-cache keeps its fixpoints and facts (default: $XDG_CACHE_HOME/refract, else "
-      "~/.cache/refract); implies --jdk-cache")(
+      "where the JDK cache keeps its fixpoints and facts (default: $XDG_CACHE_HOME/refract, "
+      "else ~/.cache/refract)")(
       "cache-build", po::value<std::string>(),
       "how a missing cache entry is made: beside (a second process solves the JDK's part into "
       "the cache while this run solves without it; the default where there are two cores or "
@@ -184,8 +185,11 @@ std::optional<AnalyzeArguments> parse_analyze_arguments(int argc, char** argv) {
     if (args.cache_dir->empty()) throw po::error("--cache-dir: empty path");
   }
   read_choice(vm, "cache-build", parse_cache_build, args.cache_build_beside);
-  args.jdk_cache = vm.count("jdk-cache") != 0 || args.cache_dir.has_value() ||
-                   args.cache_build_beside.has_value();
+  args.jdk_cache_asked = vm.count("jdk-cache") != 0 || args.cache_dir.has_value() ||
+                         args.cache_build_beside.has_value();
+  args.jdk_cache = vm.count("no-cache") == 0;
+  if (!args.jdk_cache && args.jdk_cache_asked)
+    throw po::error("--no-cache turns off what --jdk-cache, --cache-dir and --cache-build set");
   args.quiet = vm.count("quiet") != 0;
   return args;
 }

@@ -44,7 +44,12 @@ struct AnalyzeArguments {
   // constants of its code name (default with reflection); reachable: the classes reachable by
   // name from the main class (default without)
   std::optional<bool> application_closed_world;
-  bool jdk_cache = false;                // --jdk-cache, or --cache-dir
+  // The JDK cache (cli/jdk_cache.hpp): on unless --no-cache, as parse_analyze_arguments reads
+  // the command line; off where a command builds its arguments itself (order-search).
+  bool jdk_cache = false;
+  // --jdk-cache, --cache-dir or --cache-build: asked for, so a cache that cannot serve the run
+  // is a warning, not only a line of stats.json.
+  bool jdk_cache_asked = false;
   std::optional<std::string> cache_dir;  // default: default_cache_dir() (cli/jdk_cache.hpp)
   // --cache-build beside (true) or first (false); default: beside with two cores or more
   std::optional<bool> cache_build_beside;

@@ -138,7 +138,7 @@ void write_stats(const fs::path& file, const AnalyzeArguments& args,
       << ", \"seeded\": " << json_string_array(r.seeded)
       << ", \"recomputed\": " << json_string_object(r.recomputed)
       << ", \"read\": " << json_string(r.seed_read) << ", \"facts\": "
-      << json_string(jdk_facts ? jdk_facts->status : "off: not asked for (--jdk-cache)") << "}";
+      << json_string(jdk_facts ? jdk_facts->status : std::string("off: ") + kCacheNotUsed) << "}";
   if (heaps.strings) {
     const strings::StringColoring& s = *heaps.strings;
     out << ",\n  \"string_constants\": " << s.string_constants
@@ -378,6 +378,12 @@ int analyze_extracted(const AnalyzeArguments& args, const AnalyzeInputs& inputs,
   if (cache.state) {
     options.seed_dir = *cache.state;
     options.context_element_capacity = cache.context_capacity;
+  }
+  // The run's own solve comes first: an entry being built beside it gives up its memory.
+  if (cache.building) {
+    options.bdd.release_machine_memory = [&cache, progress] {
+      return stop_jdk_cache_build_for_memory(cache, progress);
+    };
   }
   reflection::Mode ran = args.reflection.mode;
   std::optional<std::string> notice;

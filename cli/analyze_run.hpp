@@ -26,7 +26,7 @@ struct JdkCacheUse;
 struct AnalyzeInputs {
   ReflectionInputs reflection;  // the annotations and the TamiFlex log, when reflection is on
   std::unique_ptr<ExtractedProgram> program;
-  // With --jdk-cache: the cached facts of the JDK's start-up part, and what the read did.
+  // Unless --no-cache: the cached facts of the JDK's start-up part, and what the read did.
   std::optional<JdkFactsCache> jdk_facts;
 };
 

@@ -116,6 +116,8 @@ AnalyzeArguments variant_arguments(const EncodingVariant& variant,
     std::optional<AnalyzeArguments> args =
         parse_analyze_arguments(static_cast<int>(argv.size()), argv.data());
     if (!args) throw po::error("--help is not an encoding option");
+    // Encodings are compared on the same work: the cache only where a variant asks for it.
+    if (!args->jdk_cache_asked) args->jdk_cache = false;
     pointsto::parse_context_flavour(args->context, "--context");
     return *args;
   } catch (const po::error& e) {

@@ -179,7 +179,7 @@ fs::path default_cache_dir() {
 }
 
 std::optional<std::string> jdk_cache_unsupported(const AnalyzeArguments& args) {
-  if (!args.jdk_cache) return "not asked for (--jdk-cache)";
+  if (!args.jdk_cache) return kCacheNotUsed;
   if (args.reflection.mode.kind != reflection::ModeKind::kNone)
     return "reflection adds facts over the JDK's part that depend on the program; the cache "
            "serves --reflection none";
@@ -254,7 +254,8 @@ JdkCacheUse start_jdk_cache(const AnalyzeArguments& args, std::ostream* progress
   if (const auto why = jdk_cache_unsupported(args)) {
     use.status = "off: " + *why;
     // Asked for and not given: a warning, not only a line of stats.json.
-    if (args.jdk_cache) std::cerr << "warning: the JDK cache is off for this run: " << *why << "\n";
+    if (args.jdk_cache_asked)
+      std::cerr << "warning: the JDK cache is off for this run: " << *why << "\n";
     return use;
   }
   const fs::path dir = args.cache_dir ? fs::path(*args.cache_dir) : default_cache_dir();
@@ -280,7 +281,7 @@ JdkCacheUse start_jdk_cache(const AnalyzeArguments& args, std::ostream* progress
   if (!beside) return use;
   if (progress) {
     *progress << "[cache] solving the JDK's start-up part alone into " << use.entry.string()
-              << " in a second process; this run solves without it\n";
+              << " in a second process (--no-cache: no cache); this run solves without it\n";
   }
   const fs::path entry = use.entry;
   use.building = start_child(
@@ -350,16 +351,37 @@ void finish_jdk_cache(JdkCacheUse& use, const AnalyzeArguments& args,
   if (const auto why = cannot_serve(use.entry, args, facts)) use.status = "off: " + *why;
 }
 
-JdkCacheBuildStopper::~JdkCacheBuildStopper() {
-  if (!use_.building) return;
-  const pid_t child = use_.building->pid;
-  use_.building.reset();
+namespace {
+
+// Kills the entry's build beside the run, waits for it and removes its folder.
+void stop_build(JdkCacheUse& use) {
+  const pid_t child = use.building->pid;
+  use.building.reset();
   ::kill(child, SIGKILL);
   int status = 0;
   while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
   std::error_code ignored;
-  fs::remove_all(building_folder(use_.entry, child), ignored);
+  fs::remove_all(building_folder(use.entry, child), ignored);
+}
+
+}  // namespace
+
+bool stop_jdk_cache_build_for_memory(JdkCacheUse& use, std::ostream* progress) {
+  if (!use.building) return false;
+  stop_build(use);
+  use.status =
+      "off: building the entry beside this run was stopped, since this run needed the "
+      "memory it held (--cache-build first builds it before the run)";
+  if (progress) {
+    *progress << "[cache] stopped solving the JDK's part beside this run: the run needs the "
+                 "machine's memory; nothing was cached\n";
+  }
+  return true;
+}
+
+JdkCacheBuildStopper::~JdkCacheBuildStopper() {
+  if (use_.building) stop_build(use_);
 }
 
 namespace {

@@ -21,6 +21,11 @@
 
 namespace refract::cli {
 
+// Why a run neither reads nor writes the cache, in stats.json.
+inline constexpr const char* kCacheNotUsed =
+    "--no-cache (compare and order-search measure without the cache unless a variant asks for "
+    "it)";
+
 // $XDG_CACHE_HOME/refract, else $HOME/.cache/refract.
 std::filesystem::path default_cache_dir();
 
@@ -55,7 +60,7 @@ std::string jdk_cache_key(const AnalyzeArguments& args);
 // and --cache-build is beside (the default on two cores or more), starts building it (a solve
 // of the JDK's part alone, with `args`' options, its facts read anew) in a child process, so
 // that filling the cache costs the run little more than its own solve, which goes on without
-// it. Off without --jdk-cache and where jdk_cache_unsupported says.
+// it. Off under --no-cache and where jdk_cache_unsupported says.
 JdkCacheUse start_jdk_cache(const AnalyzeArguments& args, std::ostream* progress);
 
 // With the program's facts (merged and numbered): a missing entry under --cache-build first is
@@ -68,6 +73,12 @@ void use_jdk_cache(JdkCacheUse& use, const AnalyzeArguments& args,
 // that failed is a warning, and the status says so: the analysis's results never depend on it.
 void finish_jdk_cache(JdkCacheUse& use, const AnalyzeArguments& args,
                       const frontend::FactDatabase& facts);
+
+// Where the analysis needs memory that an entry being built beside it holds (the machine,
+// not the budget, stops its node table from growing): stops that build and removes what it
+// wrote, since the run's results never depend on it, and says so in the status. Returns
+// whether there was a build to stop.
+bool stop_jdk_cache_build_for_memory(JdkCacheUse& use, std::ostream* progress);
 
 // For a run that ends before finish_jdk_cache (an error, a limit): stops an entry still being
 // built beside it and removes what that build wrote, so that no child outlives the command.

@@ -1,7 +1,7 @@
 // The JDK's start-up facts once (issue 35, "a cache of what depends on the JDK alone: its
 // facts"): the extractor's state after the JDK's start-up part (cli/program_facts.cpp) is kept
 // as DIR/KEY.facts (frontend/extractor_snapshot.hpp), keyed by the JDK's jmods and the refract
-// build, and every analysis against that JDK with --jdk-cache goes on from it instead of
+// build, and every analysis against that JDK (unless --no-cache) goes on from it instead of
 // reading the JDK's classes again. The part is the same for every program, flavour and
 // reflection mode: the JDK's classes come before the application's on the class path.
 #pragma once

@@ -1,7 +1,8 @@
-// `refract analyze --jdk-cache` and `refract cache` end to end (issue 35; cli/jdk_cache.hpp), on
-// the small JDK of the points-to tests: every output the same with and without the cache, cold
-// and warm; a corrupt entry found, reported and rebuilt; a changed rule file a new entry;
-// `cache list` and `cache clear`.
+// `refract analyze` with its JDK cache and `refract cache` end to end (issue 35;
+// cli/jdk_cache.hpp), on the small JDK of the points-to tests: every output the same with and
+// without the cache, cold and warm; a corrupt entry found, reported and rebuilt; a changed rule
+// file a new entry; the cache on by default and off with --no-cache; `cache list` and
+// `cache clear`.
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -10,6 +11,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/run_refract.hpp"
@@ -125,9 +127,11 @@ TEST_F(JdkCacheTest, ColdAndWarmRunsGiveWhatARunWithoutTheCacheGives) {
   // The entry's relations placed whole into the fresh node table, not read file by file.
   EXPECT_EQ(stats("warm").at("read").string().rfind("image: ", 0), 0u)
       << stats("warm").at("read").string();
-  EXPECT_EQ(stats("plain").at("status").string(), "off: not asked for (--jdk-cache)");
+  EXPECT_EQ(stats("plain").at("status").string().rfind("off: --no-cache", 0), 0u)
+      << stats("plain").at("status").string();
   // The JDK's facts: read from its classes and written by the cold run, read by the warm one.
-  EXPECT_EQ(stats("plain").at("facts").string(), "off: not asked for (--jdk-cache)");
+  EXPECT_EQ(stats("plain").at("facts").string().rfind("off: --no-cache", 0), 0u)
+      << stats("plain").at("facts").string();
   EXPECT_EQ(stats("cold").at("facts").string(), "written");
   EXPECT_EQ(stats("warm").at("facts").string(), "read");
   EXPECT_EQ(facts_files().size(), 1u);
@@ -255,6 +259,66 @@ TEST_F(JdkCacheTest, ListShowsTheEntriesAndClearRemovesThem) {
   EXPECT_NE(clear.out.find("removed 3 entries"), std::string::npos) << clear.out;
   EXPECT_TRUE(fs::is_empty(dir_.path() / "cache"));
   EXPECT_EQ(run_refract({"cache", "prune", "--cache-dir", dir}, dir_.path()).exit_code, 2);
+}
+
+// A user who names no cache option gets the cache, under $XDG_CACHE_HOME/refract: built by
+// the first run, used by the second, the same results as --no-cache.
+TEST_F(JdkCacheTest, TheCacheIsOnByDefaultUnderXdgCacheHome) {
+  const std::vector<std::pair<std::string, std::string>> xdg = {
+      {"XDG_CACHE_HOME", (dir_.path() / "xdg").string()}};
+  const auto run_as_user = [&](const std::string& out) {
+    return run_refract_with_default_cache(
+        {"analyze", "--jdk", small_jdk().string(), "--classpath", kFixtureClasses.string(),
+         "--main", "pointsto.fields.Main", "--reflection", "none", "--out",
+         (dir_.path() / out).string(), "--quiet"},
+        dir_.path(), xdg);
+  };
+  ASSERT_EQ(analyze("plain", {}).exit_code, 0);
+  const RunResult first = run_as_user("first");
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_EQ(stats("first").at("status").string(), "built");
+  EXPECT_EQ(stats("first").at("facts").string(), "written");
+  const RunResult second = run_as_user("second");
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_EQ(stats("second").at("status").string(), "hit");
+  EXPECT_EQ(stats("second").at("facts").string(), "read");
+  EXPECT_TRUE(fs::is_directory(dir_.path() / "xdg" / "refract"));
+  expect_same_outputs("plain", "first");
+  expect_same_outputs("plain", "second");
+  // Not asked for by name: a run the fixpoint cannot serve warns not; the facts serve it.
+  const RunResult cloning = run_refract_with_default_cache(
+      {"analyze", "--jdk", small_jdk().string(), "--classpath", kFixtureClasses.string(), "--main",
+       "pointsto.fields.Main", "--reflection", "none", "--context", "cloning", "--out",
+       (dir_.path() / "cloning").string(), "--quiet"},
+      dir_.path(), xdg);
+  ASSERT_EQ(cloning.exit_code, 0) << cloning.err;
+  EXPECT_EQ(cloning.err.find("warning"), std::string::npos) << cloning.err;
+  EXPECT_EQ(stats("cloning").at("status").string().rfind("off: cloning numbers", 0), 0u)
+      << stats("cloning").at("status").string();
+  EXPECT_EQ(stats("cloning").at("facts").string(), "read");
+}
+
+TEST_F(JdkCacheTest, NoCacheNeitherReadsNorWrites) {
+  const RunResult run = run_refract_with_default_cache(
+      {"analyze", "--jdk", small_jdk().string(), "--classpath", kFixtureClasses.string(), "--main",
+       "pointsto.fields.Main", "--reflection", "none", "--no-cache", "--out",
+       (dir_.path() / "out").string(), "--quiet"},
+      dir_.path(), {{"XDG_CACHE_HOME", (dir_.path() / "xdg").string()}});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_FALSE(fs::exists(dir_.path() / "xdg"));
+  EXPECT_EQ(stats("out").at("status").string().rfind("off: --no-cache", 0), 0u);
+}
+
+TEST_F(JdkCacheTest, NoCacheWithACacheOptionIsAUsageError) {
+  std::vector<std::string> args = cache();
+  args.push_back("--no-cache");
+  const RunResult run = analyze("out", args);
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_NE(run.err.find("--no-cache turns off what --jdk-cache, --cache-dir and --cache-build "
+                         "set"),
+            std::string::npos)
+      << run.err;
+  EXPECT_FALSE(fs::exists(dir_.path() / "out"));
 }
 
 TEST_F(JdkCacheTest, ACacheFolderThatCannotBeMadeIsABadInput) {

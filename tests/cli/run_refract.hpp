@@ -15,6 +15,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace refract::test {
@@ -62,8 +63,10 @@ inline std::vector<std::string> split_tabs(const std::string& line) {
 
 // Runs the program argv[0] with its arguments in `working_dir`. Output goes through files
 // rather than pipes, so a chatty child can never block on a full pipe.
-inline RunResult run_program(std::vector<std::string> argv_text,
-                             const std::filesystem::path& working_dir) {
+// `environment` is set in the child on top of this process's.
+inline RunResult run_program(
+    std::vector<std::string> argv_text, const std::filesystem::path& working_dir,
+    const std::vector<std::pair<std::string, std::string>>& environment = {}) {
   const std::filesystem::path out_file = working_dir / ".refract_test_stdout";
   const std::filesystem::path err_file = working_dir / ".refract_test_stderr";
   std::vector<char*> argv;
@@ -79,6 +82,7 @@ inline RunResult run_program(std::vector<std::string> argv_text,
         chdir(working_dir.c_str()) != 0) {
       _exit(126);
     }
+    for (const auto& [name, value] : environment) setenv(name.c_str(), value.c_str(), 1);
     execv(argv[0], argv.data());
     _exit(127);
   }
@@ -95,12 +99,35 @@ inline RunResult run_program(std::vector<std::string> argv_text,
   return result;
 }
 
-// Runs `refract ARGS...` in `working_dir`.
-inline RunResult run_refract(const std::vector<std::string>& args,
-                             const std::filesystem::path& working_dir) {
+// Whether `refract ARGS...` names the JDK cache (--jdk-cache, --no-cache, --cache-dir,
+// --cache-build).
+inline bool names_the_jdk_cache(const std::vector<std::string>& args) {
+  return std::any_of(args.begin(), args.end(), [](const std::string& a) {
+    for (const char* option : {"--jdk-cache", "--no-cache", "--cache-dir", "--cache-build"})
+      if (a == option || a.rfind(std::string(option) + "=", 0) == 0) return true;
+    return false;
+  });
+}
+
+// Runs `refract ARGS...` in `working_dir` as a user would, the JDK cache on by default, with
+// `environment` (XDG_CACHE_HOME, say) set for it.
+inline RunResult run_refract_with_default_cache(
+    const std::vector<std::string>& args, const std::filesystem::path& working_dir,
+    const std::vector<std::pair<std::string, std::string>>& environment = {}) {
   std::vector<std::string> argv_text{REFRACT_BINARY};
   argv_text.insert(argv_text.end(), args.begin(), args.end());
-  return run_program(std::move(argv_text), working_dir);
+  return run_program(std::move(argv_text), working_dir, environment);
+}
+
+// Runs `refract ARGS...` in `working_dir`. The suite tests the analysis, not the user's cache:
+// `analyze` gets --no-cache unless the test names the cache itself (tests/cli/jdk_cache_test).
+inline RunResult run_refract(const std::vector<std::string>& args,
+                             const std::filesystem::path& working_dir) {
+  std::vector<std::string> with = args;
+  if (!with.empty() && with.front() == "analyze" && !names_the_jdk_cache(with) &&
+      std::find(with.begin(), with.end(), "--help") == with.end())
+    with.push_back("--no-cache");
+  return run_refract_with_default_cache(with, working_dir);
 }
 
 // A fresh, empty directory named after the running test; removed afterwards.
