@@ -327,6 +327,25 @@ TEST_P(FlavourInvariantTest, ResultsAreIdenticalWithAndWithoutTheJdkCache) {
   }
 }
 
+// The same under every other flavour of the suite the cache serves (cloning's is off): the run
+// that built its entry first and started from it gives what a run without the cache gives.
+TEST_P(FlavourInvariantTest, ResultsAreIdenticalWithTheJdkCacheUnderEveryServedFlavour) {
+  TempDir dir;
+  for (const char* flavour :
+       {"1-call", "2-call", "1-call+1H", "2-call+H", "1-obj", "3-obj+2H", "1-type", "2-type+H"}) {
+    const auto plain = analyze(dir, GetParam(), flavour);
+    const auto first =
+        analyze(dir, GetParam(), flavour, "", {"--cache-dir", "cache", "--cache-build", "first"});
+    ASSERT_TRUE(plain && first);
+    expect_same_results(*plain, *first, flavour);
+    const std::string stats = read_file(first->out / "stats.json");
+    EXPECT_NE(stats.find("\"jdk_cache\": {\"status\": \"built\""), std::string::npos)
+        << flavour << ": the run did not build its entry";
+    EXPECT_EQ(stats.find("\"seeded\": []"), std::string::npos)
+        << flavour << ": the run did not start from the entry";
+  }
+}
+
 // `fixture` under each of `flavours` with `option` set to `a` and to `b`: the same results.
 void expect_same_results_under(const std::string& fixture,
                                std::initializer_list<const char*> flavours,
