@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "cli/cache_trim.hpp"
 #include "cli/option_values.hpp"
 #include "reflection/mode.hpp"
 #include "support/error.hpp"
@@ -80,6 +81,11 @@ po::options_description analyze_options() {
       "cache-dir", po::value<std::string>(),
       "where the JDK cache keeps its fixpoints and facts (default: $XDG_CACHE_HOME/refract, "
       "else ~/.cache/refract)")(
+      "cache-limit", po::value<std::string>(),
+      ("MIB the cache folder's entries and facts may take: past it a run removes the least "
+       "recently used, none used within the last hour (default: " +
+       std::to_string(kDefaultCacheLimitMib) + ")")
+          .c_str())(
       "cache-build", po::value<std::string>(),
       "how a missing cache entry is made: beside (a second process solves the JDK's part into "
       "the cache while this run solves without it; the default where there are two cores or "
@@ -185,11 +191,15 @@ std::optional<AnalyzeArguments> parse_analyze_arguments(int argc, char** argv) {
     if (args.cache_dir->empty()) throw po::error("--cache-dir: empty path");
   }
   read_choice(vm, "cache-build", parse_cache_build, args.cache_build_beside);
+  if (vm.count("cache-limit"))
+    args.cache_limit_mib = positive_count("cache-limit", vm["cache-limit"].as<std::string>());
   args.jdk_cache_asked = vm.count("jdk-cache") != 0 || args.cache_dir.has_value() ||
-                         args.cache_build_beside.has_value();
+                         args.cache_build_beside.has_value() || args.cache_limit_mib.has_value();
   args.jdk_cache = vm.count("no-cache") == 0;
-  if (!args.jdk_cache && args.jdk_cache_asked)
-    throw po::error("--no-cache turns off what --jdk-cache, --cache-dir and --cache-build set");
+  if (!args.jdk_cache && args.jdk_cache_asked) {
+    throw po::error(
+        "--no-cache turns off what --jdk-cache, --cache-dir, --cache-build and --cache-limit set");
+  }
   args.quiet = vm.count("quiet") != 0;
   return args;
 }

@@ -47,10 +47,11 @@ struct AnalyzeArguments {
   // The JDK cache (cli/jdk_cache.hpp): on unless --no-cache, as parse_analyze_arguments reads
   // the command line; off where a command builds its arguments itself (order-search).
   bool jdk_cache = false;
-  // --jdk-cache, --cache-dir or --cache-build: asked for, so a cache that cannot serve the run
-  // is a warning, not only a line of stats.json.
+  // --jdk-cache, --cache-dir, --cache-build or --cache-limit: asked for, so a cache that cannot
+  // serve the run is a warning, not only a line of stats.json.
   bool jdk_cache_asked = false;
-  std::optional<std::string> cache_dir;  // default: default_cache_dir() (cli/jdk_cache.hpp)
+  std::optional<std::string> cache_dir;          // default: default_cache_dir() (cli/jdk_cache.hpp)
+  std::optional<std::uint64_t> cache_limit_mib;  // default: kDefaultCacheLimitMib (cache_trim)
   // --cache-build beside (true) or first (false); default: beside with two cores or more
   std::optional<bool> cache_build_beside;
   bool quiet = false;

@@ -435,6 +435,7 @@ int analyze_extracted(const AnalyzeArguments& args, const AnalyzeInputs& inputs,
   if (cache.building && progress)
     *progress << "[cache] waiting for the JDK's part to be written to the cache\n";
   finish_jdk_cache(cache, args, facts);
+  keep_jdk_cache_within_limit(args, progress);
   const double total = std::chrono::duration<double>(Clock::now() - start).count();
   write_stats(out / "stats.json", args, result, program.extractor->counts(), heaps,
               {args.reflection.mode.to_string(), ran.to_string(), notice}, facts_seconds, total,

@@ -33,8 +33,8 @@ std::optional<CacheArguments> parse_arguments(int argc, char** argv) {
   po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
   if (vm.count("help")) {
     std::cout << options
-              << "\nlist: each cached JDK fixpoint and facts file (key, size, what it was made "
-                 "from, whether it is corrupt); clear: remove them all\n";
+              << "\nlist: each cached JDK fixpoint and facts file (key, size, when it was last "
+                 "used, what it was made from, whether it is corrupt); clear: remove them all\n";
     return std::nullopt;
   }
   CacheArguments args;
@@ -56,8 +56,9 @@ int run_cache(const CacheArguments& args) {
   const std::vector<JdkCacheEntry> entries = list_jdk_cache(args.dir);
   std::cout << entries.size() << " entries in " << args.dir.string() << "\n";
   for (const JdkCacheEntry& e : entries) {
-    std::cout << e.key << "\t" << (e.bytes + 1024 * 1024 - 1) / (1024 * 1024) << " MiB\t" << e.info
-              << (e.corrupt ? "\tcorrupt: " + *e.corrupt : "") << "\n";
+    std::cout << e.key << "\t" << (e.bytes + 1024 * 1024 - 1) / (1024 * 1024) << " MiB\tlast used "
+              << e.last_used << "\t" << e.info << (e.corrupt ? "\tcorrupt: " + *e.corrupt : "")
+              << "\n";
   }
   return kExitOk;
 }

@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli/cache_trim.hpp"
 #include "cli/jdk_facts_cache.hpp"
 #include "frontend/class_path.hpp"
 #include "frontend/extractor_snapshot.hpp"
@@ -263,6 +264,7 @@ JdkCacheUse start_jdk_cache(const AnalyzeArguments& args, std::ostream* progress
   use.entry = dir / use.key;
   use.status = "hit";
   if (fs::exists(use.entry)) {
+    mark_cache_item_used(use.entry);  // first: a run trimming the cache now keeps it
     if (const auto why = corrupt(use.entry)) {
       std::cerr << "warning: the cached JDK fixpoint " << use.entry.string() << " is corrupt ("
                 << *why << "): rebuilding it\n";
@@ -394,10 +396,15 @@ bool is_facts_temporary(const fs::path& file) {
   return mark != std::string::npos && is_jdk_facts_file(name.substr(0, mark));
 }
 
-// An entry's name is a key (jdk_cache_key); a build in progress adds `.building-PID`.
+// An entry's name is a key (jdk_cache_key); a build in progress adds `.building-PID`, and an
+// entry or facts file being trimmed (cli/cache_trim.hpp) `.trimming-PID`.
 bool is_build_name(const std::string& name) {
   const std::size_t dot = name.find(".building-");
-  return dot != std::string::npos && is_cache_key(name.substr(0, dot));
+  if (dot != std::string::npos && is_cache_key(name.substr(0, dot))) return true;
+  const std::size_t aside = name.find(".trimming-");
+  if (aside == std::string::npos) return false;
+  const std::string item = name.substr(0, aside);
+  return is_cache_key(item) || is_jdk_facts_file(item);
 }
 
 // A cached facts file (cli/jdk_facts_cache.hpp) as an entry: corrupt when it does not read.
@@ -406,6 +413,7 @@ JdkCacheEntry facts_entry(const fs::path& file) {
   entry.key = file.filename().string();
   entry.bytes = fs::file_size(file);
   entry.info = "the JDK's start-up facts";
+  entry.last_used = last_used_text(file);
   try {
     frontend::read_extractor_snapshot(file);
   } catch (const std::exception& e) {
@@ -428,6 +436,7 @@ std::vector<JdkCacheEntry> list_jdk_cache(const fs::path& dir) {
     if (!e.is_directory() || !is_cache_key(name)) continue;
     JdkCacheEntry entry;
     entry.key = name;
+    entry.last_used = last_used_text(e.path());
     for (const auto& f : fs::recursive_directory_iterator(e.path()))
       if (f.is_regular_file()) entry.bytes += f.file_size();
     std::ifstream info(e.path() / "INFO");
@@ -443,6 +452,18 @@ std::vector<JdkCacheEntry> list_jdk_cache(const fs::path& dir) {
   std::sort(entries.begin(), entries.end(),
             [](const JdkCacheEntry& a, const JdkCacheEntry& b) { return a.key < b.key; });
   return entries;
+}
+
+void keep_jdk_cache_within_limit(const AnalyzeArguments& args, std::ostream* progress) {
+  if (!args.jdk_cache) return;
+  const fs::path dir = args.cache_dir ? fs::path(*args.cache_dir) : default_cache_dir();
+  const std::uint64_t limit_mib = args.cache_limit_mib.value_or(kDefaultCacheLimitMib);
+  const std::vector<fs::path> removed =
+      trim_cache(dir, limit_mib << 20, fs::file_time_type::clock::now(), kCacheTrimGuard);
+  if (progress && !removed.empty()) {
+    *progress << "[cache] removed " << removed.size() << " least recently used entries to keep "
+              << dir.string() << " within " << limit_mib << " MiB (--cache-limit)\n";
+  }
 }
 
 std::size_t clear_jdk_cache(const fs::path& dir) {

@@ -99,7 +99,12 @@ struct JdkCacheEntry {
   std::uintmax_t bytes = 0;
   std::string info;                    // the INFO file's lines after the first, `; `-joined
   std::optional<std::string> corrupt;  // why the entry would be rebuilt
+  std::string last_used;               // cli/cache_trim.hpp's last_used_text
 };
+
+// After a run that used the cache: the least recently used entries and facts files go where
+// the cache folder is past --cache-limit (cli/cache_trim.hpp), with a progress line.
+void keep_jdk_cache_within_limit(const AnalyzeArguments& args, std::ostream* progress);
 
 // The entries of `dir` (none when it does not exist), by key.
 std::vector<JdkCacheEntry> list_jdk_cache(const std::filesystem::path& dir);

@@ -5,6 +5,7 @@
 #include <map>
 #include <mutex>
 
+#include "cli/cache_trim.hpp"
 #include "cli/program_facts.hpp"
 #include "frontend/extractor_snapshot.hpp"
 #include "support/content_hash.hpp"
@@ -50,6 +51,7 @@ JdkFactsCache jdk_facts_cache(const ClassPathArguments& class_path, const fs::pa
 bool resume_jdk_part(JdkFactsCache& cache, ExtractedProgram& program, frontend::ProgramScope& scope,
                      std::ostream* progress) {
   if (!fs::exists(cache.file)) return false;
+  mark_cache_item_used(cache.file);  // first: a run trimming the cache now keeps it
   frontend::ExtractorSnapshot snapshot;
   try {
     snapshot = frontend::read_extractor_snapshot(cache.file);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -249,14 +250,17 @@ TEST_F(JdkCacheTest, ListShowsTheEntriesAndClearRemovesThem) {
   EXPECT_NE(list.out.find(facts_files().front().filename().string() + "\t"), std::string::npos)
       << list.out;
   EXPECT_NE(list.out.find("the JDK's start-up facts"), std::string::npos) << list.out;
+  EXPECT_NE(list.out.find("MiB\tlast used 20"), std::string::npos) << list.out;
   // What a run killed while writing the facts leaves: a temporary beside them.
   std::ofstream(facts_files().front().string() + ".tmp-refract-99999-0") << "half";
+  // And a run killed while trimming (cli/cache_trim.hpp): an item moved aside.
+  fs::create_directories(dir_.path() / "cache" / (std::string(32, 'e') + ".trimming-99999"));
   fs::resize_file(facts_files().front(), 100);
   const RunResult corrupt = run_refract({"cache", "list", "--cache-dir", dir}, dir_.path());
   EXPECT_NE(corrupt.out.find("start-up facts\tcorrupt: "), std::string::npos) << corrupt.out;
   const RunResult clear = run_refract({"cache", "clear", "--cache-dir", dir}, dir_.path());
   ASSERT_EQ(clear.exit_code, 0) << clear.err;
-  EXPECT_NE(clear.out.find("removed 3 entries"), std::string::npos) << clear.out;
+  EXPECT_NE(clear.out.find("removed 4 entries"), std::string::npos) << clear.out;
   EXPECT_TRUE(fs::is_empty(dir_.path() / "cache"));
   EXPECT_EQ(run_refract({"cache", "prune", "--cache-dir", dir}, dir_.path()).exit_code, 2);
 }
@@ -310,15 +314,37 @@ TEST_F(JdkCacheTest, NoCacheNeitherReadsNorWrites) {
 }
 
 TEST_F(JdkCacheTest, NoCacheWithACacheOptionIsAUsageError) {
+  const std::vector<std::vector<std::string>> options = {
+      cache(), {"--jdk-cache"}, {"--cache-build", "first"}, {"--cache-limit", "100"}};
+  for (std::vector<std::string> args : options) {
+    args.push_back("--no-cache");
+    const RunResult run = analyze("out", args);
+    EXPECT_EQ(run.exit_code, 2) << args.front() << ": " << run.err;
+    EXPECT_NE(run.err.find("--no-cache turns off what --jdk-cache, --cache-dir, --cache-build and "
+                           "--cache-limit set"),
+              std::string::npos)
+        << run.err;
+    EXPECT_FALSE(fs::exists(dir_.path() / "out"));
+  }
+}
+
+// Past --cache-limit a run removes the least recently used entries, but not what it used.
+TEST_F(JdkCacheTest, ARunKeepsTheCacheWithinItsLimit) {
+  const fs::path old = dir_.path() / "cache" / std::string(32, 'e');
+  fs::create_directories(old / "state");
+  std::ofstream(old / "state" / "VarPointsTo.bdd") << std::string(4096, 'x');
+  fs::last_write_time(old, fs::file_time_type::clock::now() - std::chrono::hours(30));
   std::vector<std::string> args = cache();
-  args.push_back("--no-cache");
+  args.insert(args.end(), {"--cache-limit", "1"});
   const RunResult run = analyze("out", args);
-  EXPECT_EQ(run.exit_code, 2) << run.err;
-  EXPECT_NE(run.err.find("--no-cache turns off what --jdk-cache, --cache-dir and --cache-build "
-                         "set"),
-            std::string::npos)
-      << run.err;
-  EXPECT_FALSE(fs::exists(dir_.path() / "out"));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_FALSE(fs::exists(old));
+  // This run's entry and facts were used within the hour: kept, though past the limit.
+  EXPECT_EQ(entries().size(), 1u);
+  EXPECT_EQ(facts_files().size(), 1u);
+  const RunResult list =
+      run_refract({"cache", "list", "--cache-dir", (dir_.path() / "cache").string()}, dir_.path());
+  EXPECT_NE(list.out.find("\tlast used 20"), std::string::npos) << list.out;
 }
 
 TEST_F(JdkCacheTest, ACacheFolderThatCannotBeMadeIsABadInput) {
