@@ -127,6 +127,18 @@ fs::path building_folder(const fs::path& entry, pid_t pid) {
   return entry.parent_path() / (entry.filename().string() + ".building-" + std::to_string(pid));
 }
 
+// The cache folder `dir` cannot be written (`why`): a bad input where the run named it with
+// --cache-dir; at the default place, which the user did not choose, a warning, and the run goes
+// on without the fixpoint (status "off: WHY").
+void cache_unwritable(JdkCacheUse& use, const AnalyzeArguments& args, const fs::path& dir,
+                      const std::string& why) {
+  if (args.cache_dir) throw InputError({dir.string()}, why);
+  std::cerr << "warning: the JDK cache is off for this run: " << dir.string() << ": " << why
+            << " (--cache-dir names another folder, --no-cache turns it off)\n";
+  use.status = "off: " + why;
+  use.key.clear();
+}
+
 // Solves the JDK's part alone with `args`' options into a new entry `entry`.
 void build_entry(const AnalyzeArguments& args, const fs::path& entry, std::ostream* progress) {
   const fs::path building = building_folder(entry, ::getpid());
@@ -277,13 +289,17 @@ JdkCacheUse start_jdk_cache(const AnalyzeArguments& args, std::ostream* progress
   if (use.status == "hit") return use;
   std::error_code error;
   fs::create_directories(dir, error);
-  if (error) throw InputError({dir.string()}, "cannot create the cache folder: " + error.message());
+  if (error) {
+    cache_unwritable(use, args, dir, "cannot create the cache folder: " + error.message());
+    return use;
+  }
   const bool beside = args.cache_build_beside.value_or(std::thread::hardware_concurrency() >= 2);
   use.build = beside ? "beside" : "first";
   if (!beside) return use;
   if (progress) {
-    *progress << "[cache] solving the JDK's start-up part alone into " << use.entry.string()
-              << " in a second process (--no-cache: no cache); this run solves without it\n";
+    *progress
+        << "[cache] solving the JDK's start-up part alone into " << use.entry.string()
+        << " in a second process; this run solves without it (--no-cache turns the cache off)\n";
   }
   const fs::path entry = use.entry;
   use.building = start_child(
@@ -318,8 +334,9 @@ void use_jdk_cache(JdkCacheUse& use, const AnalyzeArguments& args,
     try {
       build_entry(args, use.entry, progress);
     } catch (const fs::filesystem_error& e) {
-      throw InputError({use.entry.parent_path().string()},
+      cache_unwritable(use, args, use.entry.parent_path(),
                        std::string("cannot write the cache: ") + e.what());
+      return;
     }
     use.build_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   }

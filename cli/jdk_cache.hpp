@@ -23,8 +23,8 @@ namespace refract::cli {
 
 // Why a run neither reads nor writes the cache, in stats.json.
 inline constexpr const char* kCacheNotUsed =
-    "--no-cache (compare and order-search measure without the cache unless a variant asks for "
-    "it)";
+    "--no-cache, or a run of compare or order-search (they measure without the cache unless a "
+    "compare variant names a cache option)";
 
 // $XDG_CACHE_HOME/refract, else $HOME/.cache/refract.
 std::filesystem::path default_cache_dir();

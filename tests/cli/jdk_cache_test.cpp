@@ -347,6 +347,27 @@ TEST_F(JdkCacheTest, ARunKeepsTheCacheWithinItsLimit) {
   EXPECT_NE(list.out.find("\tlast used 20"), std::string::npos) << list.out;
 }
 
+// The default place, which the user did not choose, cannot be written: the run goes on
+// without the cache and says so (a named --cache-dir is a bad input, below).
+TEST_F(JdkCacheTest, AnUnwritableDefaultCacheFolderIsAWarning) {
+  std::ofstream(dir_.path() / "file") << "in the way\n";
+  const RunResult run = run_refract_with_default_cache(
+      {"analyze", "--jdk", small_jdk().string(), "--classpath", kFixtureClasses.string(), "--main",
+       "pointsto.fields.Main", "--reflection", "none", "--out", (dir_.path() / "out").string(),
+       "--quiet"},
+      dir_.path(), {{"XDG_CACHE_HOME", (dir_.path() / "file").string()}});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("warning: the JDK cache is off for this run: " +
+                         (dir_.path() / "file" / "refract").string() +
+                         ": cannot create the cache folder"),
+            std::string::npos)
+      << run.err;
+  EXPECT_EQ(stats("out").at("status").string().rfind("off: cannot create the cache folder", 0), 0u)
+      << stats("out").at("status").string();
+  ASSERT_EQ(analyze("plain", {}).exit_code, 0);
+  expect_same_outputs("plain", "out");
+}
+
 TEST_F(JdkCacheTest, ACacheFolderThatCannotBeMadeIsABadInput) {
   std::ofstream(dir_.path() / "file") << "in the way\n";
   const RunResult run = analyze("out", {"--cache-dir", (dir_.path() / "file" / "cache").string()});
