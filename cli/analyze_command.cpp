@@ -19,6 +19,7 @@
 #include "cli/class_path_options.hpp"
 #include "cli/commands.hpp"
 #include "cli/jdk_cache.hpp"
+#include "cli/jdk_cache_build.hpp"
 #include "cli/option_values.hpp"
 #include "cli/program_facts.hpp"
 #include "cli/run_command.hpp"

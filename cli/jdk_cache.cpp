@@ -1,12 +1,9 @@
 #include "cli/jdk_cache.hpp"
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
-#include <csignal>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
@@ -17,6 +14,7 @@
 #include <vector>
 
 #include "cli/cache_trim.hpp"
+#include "cli/jdk_cache_build.hpp"
 #include "cli/jdk_facts_cache.hpp"
 #include "frontend/class_path.hpp"
 #include "frontend/extractor_snapshot.hpp"
@@ -120,11 +118,6 @@ void write_text(const fs::path& file, const std::string& text) {
   AtomicOutputFile out(file);
   out.stream() << text;
   out.commit();
-}
-
-// Where the process `pid` builds `entry`, to be renamed into place whole.
-fs::path building_folder(const fs::path& entry, pid_t pid) {
-  return entry.parent_path() / (entry.filename().string() + ".building-" + std::to_string(pid));
 }
 
 // The cache folder `dir` cannot be written (`why`): a bad input where the run named it with
@@ -368,39 +361,6 @@ void finish_jdk_cache(JdkCacheUse& use, const AnalyzeArguments& args,
   // JDK use_jdk_cache has said so already.
   if (facts.jdk_part_size("M") == 0) return;
   if (const auto why = cannot_serve(use.entry, args, facts)) use.status = "off: " + *why;
-}
-
-namespace {
-
-// Kills the entry's build beside the run, waits for it and removes its folder.
-void stop_build(JdkCacheUse& use) {
-  const pid_t child = use.building->pid;
-  use.building.reset();
-  ::kill(child, SIGKILL);
-  int status = 0;
-  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
-  }
-  std::error_code ignored;
-  fs::remove_all(building_folder(use.entry, child), ignored);
-}
-
-}  // namespace
-
-bool stop_jdk_cache_build_for_memory(JdkCacheUse& use, std::ostream* progress) {
-  if (!use.building) return false;
-  stop_build(use);
-  use.status =
-      "off: building the entry beside this run was stopped, since this run needed the "
-      "memory it held (--cache-build first builds it before the run)";
-  if (progress) {
-    *progress << "[cache] stopped solving the JDK's part beside this run: the run needs the "
-                 "machine's memory; nothing was cached\n";
-  }
-  return true;
-}
-
-JdkCacheBuildStopper::~JdkCacheBuildStopper() {
-  if (use_.building) stop_build(use_);
 }
 
 namespace {

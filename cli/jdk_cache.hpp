@@ -74,25 +74,6 @@ void use_jdk_cache(JdkCacheUse& use, const AnalyzeArguments& args,
 void finish_jdk_cache(JdkCacheUse& use, const AnalyzeArguments& args,
                       const frontend::FactDatabase& facts);
 
-// Where the analysis needs memory that an entry being built beside it holds (the machine,
-// not the budget, stops its node table from growing): stops that build and removes what it
-// wrote, since the run's results never depend on it, and says so in the status. Returns
-// whether there was a build to stop.
-bool stop_jdk_cache_build_for_memory(JdkCacheUse& use, std::ostream* progress);
-
-// For a run that ends before finish_jdk_cache (an error, a limit): stops an entry still being
-// built beside it and removes what that build wrote, so that no child outlives the command.
-class JdkCacheBuildStopper {
- public:
-  explicit JdkCacheBuildStopper(JdkCacheUse& use) : use_(use) {}
-  ~JdkCacheBuildStopper();
-  JdkCacheBuildStopper(const JdkCacheBuildStopper&) = delete;
-  JdkCacheBuildStopper& operator=(const JdkCacheBuildStopper&) = delete;
-
- private:
-  JdkCacheUse& use_;
-};
-
 // One entry of a cache directory, for `refract cache list`.
 struct JdkCacheEntry {
   std::string key;
