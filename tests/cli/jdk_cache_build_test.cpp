@@ -39,15 +39,22 @@ bool wait_for(const fs::path& folder) {
   return fs::exists(folder);
 }
 
-TEST(JdkCacheBuildTest, ARunThatNeedsTheMemoryStopsTheBuildBesideIt) {
-  const test::TempDir dir;
+// A use of the cache whose entry KEY (32 times `digit`) under `dir` is being built beside the
+// run; the child has made its building folder.
+JdkCacheUse building_beside(const fs::path& dir, char digit) {
   JdkCacheUse use;
-  use.entry = dir.path() / std::string(32, 'a');
+  use.entry = dir / std::string(32, digit);
   use.status = "built";
   use.building = start_building(use.entry);
+  EXPECT_TRUE(wait_for(building_folder(use.entry, use.building->pid)));
+  return use;
+}
+
+TEST(JdkCacheBuildTest, ARunThatNeedsTheMemoryStopsTheBuildBesideIt) {
+  const test::TempDir dir;
+  JdkCacheUse use = building_beside(dir.path(), 'a');
   const pid_t child = use.building->pid;
   const fs::path folder = building_folder(use.entry, child);
-  ASSERT_TRUE(wait_for(folder));
   std::ostringstream progress;
   EXPECT_TRUE(stop_jdk_cache_build_for_memory(use, &progress));
   EXPECT_FALSE(use.building.has_value());
@@ -64,12 +71,8 @@ TEST(JdkCacheBuildTest, ARunThatNeedsTheMemoryStopsTheBuildBesideIt) {
 
 TEST(JdkCacheBuildTest, ARunThatEndsEarlyStopsTheBuildAndKeepsItsStatus) {
   const test::TempDir dir;
-  JdkCacheUse use;
-  use.entry = dir.path() / std::string(32, 'b');
-  use.status = "built";
-  use.building = start_building(use.entry);
+  JdkCacheUse use = building_beside(dir.path(), 'b');
   const pid_t child = use.building->pid;
-  ASSERT_TRUE(wait_for(building_folder(use.entry, child)));
   { const JdkCacheBuildStopper stopper(use); }
   EXPECT_FALSE(use.building.has_value());
   EXPECT_FALSE(fs::exists(building_folder(use.entry, child)));
