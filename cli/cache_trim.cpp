@@ -76,7 +76,7 @@ std::vector<fs::path> trim_cache(const fs::path& dir, std::uintmax_t limit_bytes
     std::error_code error;
     const fs::file_time_type used = fs::last_write_time(item.path, error);
     if (error || used != item.last_used || used + guard > now) continue;
-    const fs::path aside = item.path.string() + ".trimming-" + std::to_string(::getpid());
+    const fs::path aside = item.path.string() + kTrimmingMark + std::to_string(::getpid());
     fs::rename(item.path, aside, error);
     if (error) continue;
     fs::remove_all(aside, error);

@@ -16,6 +16,9 @@ namespace refract::cli {
 // What `refract analyze` keeps the cache within unless --cache-limit says otherwise.
 inline constexpr std::uint64_t kDefaultCacheLimitMib = 16 * 1024;
 
+// What an item being removed is renamed to end with, before the remover's process id.
+inline constexpr const char* kTrimmingMark = ".trimming-";
+
 // Items used this recently are never trimmed.
 inline constexpr std::chrono::hours kCacheTrimGuard{1};
 

@@ -378,7 +378,7 @@ bool is_facts_temporary(const fs::path& file) {
 bool is_build_name(const std::string& name) {
   const std::size_t dot = name.find(".building-");
   if (dot != std::string::npos && is_cache_key(name.substr(0, dot))) return true;
-  const std::size_t aside = name.find(".trimming-");
+  const std::size_t aside = name.find(kTrimmingMark);
   if (aside == std::string::npos) return false;
   const std::string item = name.substr(0, aside);
   return is_cache_key(item) || is_jdk_facts_file(item);

@@ -100,10 +100,11 @@ inline RunResult run_program(
 }
 
 // Whether `refract ARGS...` names the JDK cache (--jdk-cache, --no-cache, --cache-dir,
-// --cache-build).
+// --cache-build, --cache-limit).
 inline bool names_the_jdk_cache(const std::vector<std::string>& args) {
   return std::any_of(args.begin(), args.end(), [](const std::string& a) {
-    for (const char* option : {"--jdk-cache", "--no-cache", "--cache-dir", "--cache-build"})
+    for (const char* option :
+         {"--jdk-cache", "--no-cache", "--cache-dir", "--cache-build", "--cache-limit"})
       if (a == option || a.rfind(std::string(option) + "=", 0) == 0) return true;
     return false;
   });
