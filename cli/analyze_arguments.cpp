@@ -31,7 +31,8 @@ po::options_description analyze_options() {
       "hard limit on the node table; exceeding it is an error naming the rule (default: none)")(
       "max-memory", po::value<std::string>(), max_memory_help().c_str())(
       "tuple-joins", po::value<std::string>(), tuple_joins_help().c_str())(
-      "time-limit", po::value<std::string>(), kTimeLimitHelp)(
+      "time-limit", po::value<std::string>(), kTimeLimitHelp)("schedule", po::value<std::string>(),
+                                                              schedule_help().c_str())(
       "exception-objects", po::value<std::string>(),
       "per-type (default: one object per exception type) or per-site (one per allocation)")(
       "string-builders", po::value<std::string>(),
@@ -166,6 +167,7 @@ std::optional<AnalyzeArguments> parse_analyze_arguments(int argc, char** argv) {
     args.tuple_joins = count("tuple-joins", vm["tuple-joins"].as<std::string>());
   if (vm.count("time-limit"))
     args.time_limit = positive_seconds("time-limit", vm["time-limit"].as<std::string>());
+  if (vm.count("schedule")) args.schedule = schedule_name(vm["schedule"].as<std::string>());
   if (vm.count("dump")) args.dumps = vm["dump"].as<std::vector<std::string>>();
   if (vm.count("dump-bdd")) args.bdd_dumps = vm["dump-bdd"].as<std::vector<std::string>>();
   if (vm.count("rule-stats")) args.rule_stats = vm["rule-stats"].as<std::string>();

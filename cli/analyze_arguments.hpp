@@ -28,6 +28,7 @@ struct AnalyzeArguments {
   std::optional<std::uint64_t> max_memory;  // MiB
   std::optional<std::uint64_t> tuple_joins;
   std::optional<double> time_limit;
+  std::optional<std::string> schedule;  // solver::EngineOptions::schedule
   std::string out;
   std::vector<std::string> dumps;
   std::vector<std::string> bdd_dumps;

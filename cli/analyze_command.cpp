@@ -100,6 +100,8 @@ void write_stats(const fs::path& file, const AnalyzeArguments& args,
       << ",\n  \"context\": " << json_string(args.context)
       << ",\n  \"context_bits\": " << json_string(pointsto::to_string(r.context_bits))
       << ",\n  \"order\": " << json_string(r.order)
+      << ",\n  \"schedule\": {\"name\": " << json_string(r.schedule) << ", \"sweeps\": " << r.sweeps
+      << ", \"delta_evaluations\": " << r.delta_evaluations << "}"
       << ",\n  \"seconds\": {\"facts\": " << facts_seconds;
   for (const auto& [phase, seconds] : r.seconds)
     out << ", " << json_string(phase) << ": " << seconds;
@@ -259,6 +261,7 @@ PreparedAnalysis prepare_analysis(const AnalyzeArguments& args, const AnalyzeInp
   options.bdd.memory_budget_bytes = memory_budget_bytes(args.max_memory);
   if (args.tuple_joins) options.tuple_join_max_input = *args.tuple_joins;
   if (args.time_limit) options.time_limit_seconds = *args.time_limit;
+  if (args.schedule) options.schedule = *args.schedule;
   options.rules_dir = args.rules;
   options.work_dir = fs::path(args.out) / "facts";
   options.dumps = args.dumps;

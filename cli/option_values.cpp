@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "solver/engine.hpp"
+#include "solver/schedule.hpp"
 
 namespace refract::cli {
 
@@ -86,6 +87,24 @@ std::string tuple_joins_help() {
   return "rules evaluated once whose body relations hold at most N tuples each are joined on "
          "explicit tuples, not BDD products (default " +
          std::to_string(solver::EngineOptions{}.tuple_join_max_input) + "; 0: BDD products only)";
+}
+
+std::string schedule_help() {
+  std::string names;
+  for (const std::string& name : solver::schedule_names())
+    names += (names.empty() ? "" : ", ") + name;
+  return "the order in which a recursive stratum's rules run on what they have not seen: " + names +
+         " (default " + solver::schedule_names().front() +
+         "); every schedule reaches the same fixpoint";
+}
+
+std::string schedule_name(const std::string& text) {
+  try {
+    solver::make_schedule(text, 0);
+  } catch (const std::invalid_argument& e) {
+    throw po::error(std::string("invalid value for --schedule: ") + e.what());
+  }
+  return text;
 }
 
 std::uint64_t count(const std::string& option, const std::string& text) {

@@ -40,6 +40,11 @@ std::string max_memory_help();
 // machine ends in a named error, not in the kernel's OOM killer).
 std::uint64_t memory_budget_bytes(const std::optional<std::uint64_t>& max_memory_mib);
 
+// --schedule NAME, as solve and analyze describe it (solver/schedule.hpp).
+std::string schedule_help();
+// A schedule's name; a boost::program_options::error naming the known ones otherwise.
+std::string schedule_name(const std::string& text);
+
 // The same for an option where 0 means "off" (--tuple-joins).
 std::uint64_t count(const std::string& option, const std::string& text);
 

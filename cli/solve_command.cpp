@@ -30,7 +30,7 @@ double since(Clock::time_point t) {
 
 struct SolveArguments {
   std::string program;
-  std::optional<std::string> input_dir, output_dir, order, stats, seed, write_state;
+  std::optional<std::string> input_dir, output_dir, order, stats, seed, write_state, schedule;
   std::optional<std::uint64_t> nodes, cache, max_nodes, max_memory, tuple_joins;
   std::optional<double> time_limit;
   bool quiet = false;
@@ -53,7 +53,8 @@ po::options_description solve_options() {
       "hard limit on the node table; exceeding it is an error naming the rule (default: none)")(
       "max-memory", po::value<std::string>(), max_memory_help().c_str())(
       "tuple-joins", po::value<std::string>(), tuple_joins_help().c_str())(
-      "time-limit", po::value<std::string>(), kTimeLimitHelp)(
+      "time-limit", po::value<std::string>(), kTimeLimitHelp)("schedule", po::value<std::string>(),
+                                                              schedule_help().c_str())(
       "write-state", po::value<std::string>(),
       "after solving, write every relation as DIR/NAME.bdd: a seed for --seed")(
       "seed", po::value<std::string>(),
@@ -91,6 +92,7 @@ std::optional<SolveArguments> parse_arguments(int argc, char** argv) {
   if (auto v = text("max-memory")) args.max_memory = positive_count("max-memory", *v);
   if (auto v = text("tuple-joins")) args.tuple_joins = count("tuple-joins", *v);
   if (auto v = text("time-limit")) args.time_limit = positive_seconds("time-limit", *v);
+  if (auto v = text("schedule")) args.schedule = schedule_name(*v);
   args.quiet = vm.count("quiet") != 0;
   return args;
 }
@@ -154,6 +156,7 @@ int run_solve(const SolveArguments& args) {
   options.bdd.memory_budget_bytes = memory_budget_bytes(args.max_memory);
   if (args.tuple_joins) options.tuple_join_max_input = *args.tuple_joins;
   if (args.time_limit) options.time_limit_seconds = *args.time_limit;
+  if (args.schedule) options.schedule = *args.schedule;
   options.progress = args.quiet ? nullptr : &std::cerr;
   options.profile = args.stats.has_value();
   if (args.seed) {

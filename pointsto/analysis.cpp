@@ -204,6 +204,7 @@ AnalysisResult Analysis::run() {
   engine_options.tuple_join_max_input = options_.tuple_join_max_input;
   engine_options.delta_log_versions = delta_log_versions(flavour);
   engine_options.time_limit_seconds = options_.time_limit_seconds;
+  engine_options.schedule = options_.schedule;
   engine_options.max_evaluations = options_.max_evaluations;
   engine_options.max_nodes_produced = options_.max_nodes_produced;
   engine_options.progress = options_.progress;
@@ -260,6 +261,9 @@ AnalysisResult Analysis::run() {
   if (options_.progress) *options_.progress << "[analyze] reading the call graph and statistics\n";
   result.order = engine_->var_order();
   result.context_bits = options_.context_bits;
+  result.schedule = engine_->engine_profile().schedule;
+  result.sweeps = engine_->engine_profile().sweeps;
+  result.delta_evaluations = engine_->engine_profile().delta_evaluations;
   result.bdd = engine_->bdd_stats();
   for (const solver::RelationDecl& r : program_->relations) {
     result.sizes[r.name] = engine_->relation_size(r.name).to_string();

@@ -39,6 +39,7 @@ struct AnalysisOptions {
   // (ContextConstructors::context_free_heaps, filled by heap_merging.hpp's context_free_heaps)
   std::vector<std::uint64_t> context_free_heaps;
   double time_limit_seconds = 0;  // per solve (solver::EngineOptions); 0: none
+  std::string schedule = solver::EngineOptions{}.schedule;  // solver/schedule.hpp
   // Bounds on the solve's work (solver::EngineOptions::max_evaluations, max_nodes_produced),
   // for comparing orders; cloning's pre-pass, which no order changes, runs without them.
   std::optional<std::uint64_t> max_evaluations;
@@ -65,9 +66,13 @@ struct AnalysisResult {
   exporters::CallGraph call_graph;
   std::string order;                                     // the variable order used
   ContextBits context_bits = ContextBits::kConsecutive;  // and how it placed context fields
-  std::uint64_t contexts = 0;                            // distinct contexts of reachable methods
-  std::map<std::string, std::string> sizes;              // every relation's exact size
-  std::map<std::string, std::uint64_t> nodes;            // every relation's BDD node count
+  // The solve's schedule (solver/schedule.hpp), its sweeps and its rule evaluations on deltas
+  std::string schedule;
+  std::uint64_t sweeps = 0;
+  std::uint64_t delta_evaluations = 0;
+  std::uint64_t contexts = 0;                  // distinct contexts of reachable methods
+  std::map<std::string, std::string> sizes;    // every relation's exact size
+  std::map<std::string, std::uint64_t> nodes;  // every relation's BDD node count
   // VarPointsTo tuples whose object is a java.lang.String (seed 003 Sec. 6, "var points-to
   // string"), exact
   std::string string_var_points_to = "0";

@@ -28,6 +28,7 @@
 #include "solver/named_constants.hpp"
 #include "solver/numbering_rule.hpp"
 #include "solver/rule_plan.hpp"
+#include "solver/schedule.hpp"
 #include "solver/step_timer.hpp"
 #include "solver/stratify.hpp"
 #include "solver/tuple_rule.hpp"
@@ -1486,8 +1487,11 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
     *progress() << "\n";
   };
 
-  // First sweep: every rule on the full relations, keeping the prefixes.
+  // First sweep: every rule on the full relations, keeping the prefixes. What each took is
+  // the schedule's first measure of its cost.
+  const std::unique_ptr<Schedule> schedule = make_schedule(options.schedule, stratum.rules.size());
   ++iteration;
+  ++overheads.sweeps;
   set_position();
   for (std::size_t rule : stratum.rules) {
     const RulePlan& plan = plans[rule];
@@ -1678,21 +1682,37 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
     return {&*alternative, &it->second};
   };
 
-  for (bool changed = true; changed;) {
-    changed = false;
-    ++iteration;
-    set_position();
-    for (std::size_t rule : stratum.rules) {
-      for (std::map<std::size_t, Bdd> delta = deltas(rule); !delta.empty(); delta = deltas(rule)) {
-        begin_evaluation(rule);
-        see_all(rule);
-        const auto [plan, rs] = choose(rule, delta);
-        absorb(rule, run_delta(rule, *plan, *rs, delta));
-        changed = true;
-      }
+  // A rule belongs to one stratum: its seconds so far are its first sweep's.
+  for (std::size_t position = 0; position < stratum.rules.size(); ++position)
+    schedule->evaluated(position, profiles[stratum.rules[position]].seconds);
+  // A rule is pending while a relation it reads has a version it has not seen.
+  auto pending = [&](std::size_t position) {
+    for (const auto& [r, read] : seen[stratum.rules[position]])
+      if (read.version != version[r]) return true;
+    return false;
+  };
+  std::size_t round = 0;
+  bool reported = true;
+  while (const std::optional<std::size_t> position = schedule->next(pending)) {
+    if (schedule->round() != round) {
+      if (!reported) report();
+      round = schedule->round();
+      iteration = 1 + round;
+      ++overheads.sweeps;
+      set_position();
     }
-    if (changed) report();
+    const std::size_t rule = stratum.rules[*position];
+    const auto start = Clock::now();
+    const std::map<std::size_t, Bdd> delta = deltas(rule);
+    begin_evaluation(rule);
+    see_all(rule);
+    const auto [plan, rs] = choose(rule, delta);
+    absorb(rule, run_delta(rule, *plan, *rs, delta));
+    ++overheads.delta_evaluations;
+    reported = false;
+    schedule->evaluated(*position, seconds_since(start));
   }
+  if (!reported) report();
 }
 
 Engine::Engine(const Program& program, EngineOptions options)
@@ -1706,6 +1726,8 @@ void Engine::run() {
   s.ended.reset();
   s.evaluations = 0;
   s.in_evaluation = false;
+  make_schedule(s.options.schedule, 0);  // an unknown name fails before any work
+  s.overheads.schedule = s.options.schedule;
   struct EndTime {
     State& s;
     ~EndTime() { s.ended = Clock::now(); }

@@ -69,6 +69,9 @@ struct EngineOptions {
   // A delta over at most this many additions to a relation is the union of their new tuples,
   // over more an xor with the value last read (Engine::State::evaluate_stratum); 0: always xor.
   std::uint64_t delta_log_versions = 16;
+  // Which rule of a recursive stratum runs next on its deltas (solver/schedule.hpp; one of
+  // schedule_names()). A seeded stratum (seed_dir) keeps its own order.
+  std::string schedule = "rule-fixpoint";
   // Domains laid out in lanes (rel::DomainSpace::set_lanes): name -> equal fields the order
   // interleaves bit by bit, for domains that are tuples of elements (contexts).
   std::map<std::string, unsigned> domain_lanes;
@@ -123,14 +126,17 @@ struct RuleProfile {
 // Where the solver's time goes besides the rules' own products (RuleProfile), reported by
 // --stats: what an order or a rule rewrite cannot explain shows up here.
 struct EngineProfile {
-  double loading = 0;                  // reading and encoding the inputs
-  double preparing = 0;                // renaming full relations for a first sweep
-  double deltas = 0;                   // finding what each rule has not yet seen
-  double absorbing = 0;                // adding rule results to their heads
-  double reporting = 0;                // counting new tuples for the progress lines
-  std::uint64_t tuple_rules = 0;       // rules evaluated on explicit tuples (tuple_join_max_input)
-  std::uint64_t keyed_joins = 0;       // joins with a keyed restriction of a static side
-  std::uint64_t strata_from_seed = 0;  // run from their seeds (EngineOptions::seed_dir)
+  double loading = 0;                   // reading and encoding the inputs
+  double preparing = 0;                 // renaming full relations for a first sweep
+  double deltas = 0;                    // finding what each rule has not yet seen
+  double absorbing = 0;                 // adding rule results to their heads
+  double reporting = 0;                 // counting new tuples for the progress lines
+  std::uint64_t tuple_rules = 0;        // rules evaluated on explicit tuples (tuple_join_max_input)
+  std::uint64_t keyed_joins = 0;        // joins with a keyed restriction of a static side
+  std::uint64_t strata_from_seed = 0;   // run from their seeds (EngineOptions::seed_dir)
+  std::string schedule;                 // EngineOptions::schedule
+  std::uint64_t sweeps = 0;             // rounds of every stratum, the first sweeps included
+  std::uint64_t delta_evaluations = 0;  // rule evaluations on deltas after the first sweeps
 };
 
 // In a state Engine::write_state writes: `DOMAIN SIZE` per line.

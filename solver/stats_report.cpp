@@ -72,7 +72,10 @@ std::string stats_json(const Program& program, const Engine& engine, const Phase
       << ", \"absorbing\": " << overheads.absorbing << ", \"reporting\": " << overheads.reporting
       << ", \"tuple_rules\": " << overheads.tuple_rules
       << ", \"keyed_joins\": " << overheads.keyed_joins
-      << ", \"strata_from_seed\": " << overheads.strata_from_seed << "},\n";
+      << ", \"strata_from_seed\": " << overheads.strata_from_seed
+      << ", \"schedule\": " << json_string(overheads.schedule)
+      << ", \"sweeps\": " << overheads.sweeps
+      << ", \"delta_evaluations\": " << overheads.delta_evaluations << "},\n";
   write_seeding(out, engine);
   out << "  \"relations\": {";
   for (std::size_t i = 0; i < program.relations.size(); ++i) {

@@ -190,6 +190,10 @@ TEST_F(AnalyzeExportsTest, StatsAgreeWithTheExports) {
   const JsonValue stats = read_json(out() / "stats.json");
   EXPECT_EQ(stats.at("context").string(), "1-call");
   EXPECT_EQ(stats.at("context_bits").string(), "consecutive");  // 1-call's default
+  // The solve's schedule (the default) and its work: more sweeps than the first.
+  EXPECT_EQ(stats.at("schedule").at("name").string(), "rule-fixpoint");
+  EXPECT_GT(stats.at("schedule").at("sweeps").number(), 1);
+  EXPECT_GT(stats.at("schedule").at("delta_evaluations").number(), 0);
   EXPECT_EQ(stats.at("reachable_methods").number(),
             static_cast<double>(lines_of(read_file(out() / "reachable-methods.txt")).size()));
   EXPECT_EQ(stats.at("call_edges").number(),
@@ -519,6 +523,7 @@ TEST(AnalyzeUsageTest, MissingRequiredOptionsAndBadNumbersAreUsageErrors) {
       with("--tuple-joins", "some"),
       with("--time-limit", "0"),
       with("--time-limit", "5min"),
+      with("--schedule", "fastest"),
       with("--max-nodes", "0"),
       with("--max-memory", "12G"),
       {"--no-such-option"}};
@@ -554,6 +559,11 @@ TEST(AnalyzeUsageTest, AnUnknownPrimitiveArrayAbstractionIsNamed) {
 
 TEST(AnalyzeUsageTest, AnUnknownAllocatedStringAbstractionIsNamed) {
   expect_unknown_choice("--allocated-strings", "all", "'all'", "per-type or per-site");
+}
+
+TEST(AnalyzeUsageTest, AnUnknownScheduleIsNamedWithTheKnownOnes) {
+  expect_unknown_choice("--schedule", "fastest", "'fastest'",
+                        "rule-fixpoint, sweep, cost-order, cheap-first");
 }
 
 TEST(AnalyzeUsageTest, AnUnknownStringMergingIsNamed) {
@@ -601,6 +611,7 @@ TEST(AnalyzeUsageTest, HelpListsTheOptions) {
                              "--string-merging",
                              "--tuple-joins",
                              "--time-limit",
+                             "--schedule",
                              "--dump-bdd",
                              "--context-bits",
                              "--string-builders",

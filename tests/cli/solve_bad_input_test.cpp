@@ -481,6 +481,11 @@ TEST_F(SolveUsageTest, TimeLimitThatIsNotAPositiveNumberOfSeconds) {
   expect_usage_error({"--time-limit", "nan"}, {"'nan'", "--time-limit"});
 }
 
+TEST_F(SolveUsageTest, UnknownScheduleNamesTheKnownOnes) {
+  expect_usage_error({"--schedule", "fastest"},
+                     {"'fastest'", "--schedule", "rule-fixpoint, sweep, cost-order, cheap-first"});
+}
+
 TEST_F(SolveUsageTest, UnknownOption) {
   expect_usage_error({"--frobnicate"}, {"--frobnicate"});
 }

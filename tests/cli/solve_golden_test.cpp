@@ -82,6 +82,28 @@ TEST(SolveGoldenTest, PointsToExamplePrintsItsSizesAndWritesTheGoldenTuples) {
   }
 }
 
+// The schedule (solver/schedule.hpp) changes the work, never the fixpoint: the example under
+// each gives the golden tuples, and --stats names the schedule and counts its work.
+TEST(SolveGoldenTest, EveryScheduleWritesTheGoldenTuplesAndIsReported) {
+  for (const char* schedule : {"rule-fixpoint", "sweep", "cost-order", "cheap-first"}) {
+    TempDir dir;
+    const fs::path out = dir / "out";
+    const RunResult run = run_refract(
+        {"solve", (kExample / "pointsto.datalog").string(), "--quiet", "--output-dir", out.string(),
+         "--schedule", schedule, "--stats", (dir / "stats.json").string()},
+        dir.path());
+    ASSERT_EQ(run.exit_code, 0) << schedule << ": " << run.err;
+    EXPECT_EQ(run.out, kPrintSizes) << schedule;
+    for (const std::string relation : {"reach", "IE", "vP", "hP"})
+      expect_matches_golden(out / (relation + ".tuples"), relation);
+    const std::string json = read_file(dir / "stats.json");
+    EXPECT_NE(json.find(std::string("\"schedule\": \"") + schedule + "\", \"sweeps\": "),
+              std::string::npos)
+        << json;
+    EXPECT_EQ(json.find("\"delta_evaluations\": 0}"), std::string::npos) << json;
+  }
+}
+
 TEST(SolveGoldenTest, GoldenTuplesAreValidInputForRefract) {
   // Reads the golden vP and hP back as inputs and counts them: the golden
   // files are real .tuples files, not only text for comparison.

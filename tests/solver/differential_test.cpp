@@ -3,7 +3,9 @@
 // hold exactly the same tuples. Under the first order every rule runs on BDD products; under
 // the second, every rule evaluated once over small relations runs on explicit tuples
 // (solver/tuple_rule.hpp); the third takes the engine's default choice between the two, so
-// both paths meet the reference. REFRACT_DIFF_PROGRAMS sets how
+// both paths meet the reference. The three runs of a program take the schedules
+// (solver/schedule.hpp) in turn, shifted by the seed, so every schedule meets the reference on
+// every order's path. REFRACT_DIFF_PROGRAMS sets how
 // many programs (default 1000), REFRACT_DIFF_FIRST_SEED the first seed (default 0).
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -14,6 +16,7 @@
 #include <filesystem>
 #include <iostream>
 #include <iterator>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -25,6 +28,7 @@
 #include "solver/checker.hpp"
 #include "solver/engine.hpp"
 #include "solver/parser.hpp"
+#include "solver/schedule.hpp"
 
 namespace refract::solver {
 namespace {
@@ -76,6 +80,8 @@ struct Totals {
   std::uint64_t negation_local_rules = 0;
   std::uint64_t ordering_rules = 0;
   std::uint64_t repeated_names = 0;
+  // Per schedule: rule evaluations on deltas in recursive strata.
+  std::map<std::string, std::uint64_t> delta_evaluations;
 };
 
 void count_constructs(const Program& program, Totals& totals) {
@@ -97,7 +103,7 @@ void count_constructs(const Program& program, Totals& totals) {
 // Runs one generated program through the engine under each order; returns a
 // description of every disagreement with the reference (empty: all agree).
 std::string compare_program(const GeneratedProgram& generated, const std::filesystem::path& dir,
-                            Totals& totals) {
+                            std::uint64_t seed, Totals& totals) {
   std::ostringstream problems;
   Program parsed;
   try {
@@ -136,6 +142,10 @@ std::string compare_program(const GeneratedProgram& generated, const std::filesy
       options.keyed_limits.cost_per_tuple = 0;
       options.delta_log_versions = 1;  // deltas over two additions or more: xor
     }
+    const std::vector<std::string>& schedules = schedule_names();
+    options.schedule =
+        schedules[(seed + static_cast<std::size_t>(&order - &generated.var_orders[0])) %
+                  schedules.size()];
     options.input_dir = dir;
     options.output_dir = dir / "out";
     options.var_order = order;
@@ -147,15 +157,16 @@ std::string compare_program(const GeneratedProgram& generated, const std::filesy
       engine.run();
       totals.tuple_rule_runs += engine.engine_profile().tuple_rules;
       totals.keyed_joins += engine.engine_profile().keyed_joins;
+      totals.delta_evaluations[options.schedule] += engine.engine_profile().delta_evaluations;
       if (engine.var_order() != order)
         problems << "order " << order << ": engine used " << engine.var_order() << " instead\n";
       for (const auto& [name, tuples] : expected) {
         const std::vector<Tuple> listed = engine.tuples(name);
         const TupleSet actual(listed.begin(), listed.end());
         if (actual == tuples) continue;
-        problems << "order " << order << (bdd_only ? " (BDD products only)" : "") << ": relation "
-                 << name << " has " << actual.size() << " tuples (reference " << tuples.size()
-                 << ")"
+        problems << "order " << order << (bdd_only ? " (BDD products only)" : "") << ", schedule "
+                 << options.schedule << ": relation " << name << " has " << actual.size()
+                 << " tuples (reference " << tuples.size() << ")"
                  << "\n  missing " << first_missing(tuples, actual) << "\n  extra "
                  << first_missing(actual, tuples) << "\n";
         if (listed.size() != actual.size())
@@ -180,7 +191,7 @@ TEST(DifferentialTest, EngineAgreesWithReferenceOnRandomPrograms) {
     std::filesystem::create_directories(dir);
     const GeneratedProgram generated = reference::generate_random_program(seed, dir);
     ++totals.programs;
-    const std::string problems = compare_program(generated, dir, totals);
+    const std::string problems = compare_program(generated, dir, seed, totals);
     if (problems.empty()) {
       std::filesystem::remove_all(dir);
       continue;
@@ -206,7 +217,11 @@ TEST(DifferentialTest, EngineAgreesWithReferenceOnRandomPrograms) {
             << "positive atom binds " << totals.unbound_rules << ", with one quantified in a "
             << "negation " << totals.negation_local_rules
             << ", with <, <=, > or >= " << totals.ordering_rules
-            << "; relations with a repeated attribute name " << totals.repeated_names << "\n";
+            << "; relations with a repeated attribute name " << totals.repeated_names
+            << "; evaluations on deltas by schedule:";
+  for (const auto& [name, evaluations] : totals.delta_evaluations)
+    std::cout << " " << name << " " << evaluations;
+  std::cout << "\n";
   // The alternative paths and bddbddb's constructs must have been exercised, or part of this
   // test compares nothing new.
   EXPECT_GT(totals.tuple_rule_runs, totals.programs);
@@ -215,6 +230,8 @@ TEST(DifferentialTest, EngineAgreesWithReferenceOnRandomPrograms) {
   EXPECT_GT(totals.negation_local_rules, totals.programs / 10);
   EXPECT_GT(totals.ordering_rules, totals.programs / 4);
   EXPECT_GT(totals.repeated_names, totals.programs / 4);
+  for (const std::string& name : schedule_names())
+    EXPECT_GT(totals.delta_evaluations[name], totals.programs) << "schedule " << name;
 }
 
 }  // namespace
