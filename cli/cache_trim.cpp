@@ -13,20 +13,22 @@ namespace refract::cli {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-std::uintmax_t bytes_of(const fs::directory_entry& item) {
+std::uintmax_t cached_item_bytes(const fs::path& item) {
   std::error_code error;
-  if (item.is_regular_file(error)) return item.file_size(error);
+  if (fs::is_regular_file(item, error)) {
+    const std::uintmax_t bytes = fs::file_size(item, error);
+    return error ? 0 : bytes;
+  }
   std::uintmax_t bytes = 0;
-  for (auto it = fs::recursive_directory_iterator(item.path(), error);
+  for (auto it = fs::recursive_directory_iterator(item, error);
        !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
-    if (it->is_regular_file(error)) bytes += it->file_size(error);
+    if (it->is_regular_file(error)) {
+      const std::uintmax_t size = it->file_size(error);
+      if (!error) bytes += size;
+    }
   }
   return bytes;
 }
-
-}  // namespace
 
 std::vector<CachedItem> cached_items(const fs::path& dir) {
   std::vector<CachedItem> items;
@@ -39,7 +41,7 @@ std::vector<CachedItem> cached_items(const fs::path& dir) {
     std::error_code time_error;
     const fs::file_time_type used = fs::last_write_time(it->path(), time_error);
     if (time_error) continue;  // gone while listed: another run trimmed it
-    items.push_back({it->path(), bytes_of(*it), used});
+    items.push_back({it->path(), cached_item_bytes(it->path()), used});
   }
   std::sort(items.begin(), items.end(), [](const CachedItem& a, const CachedItem& b) {
     return a.last_used != b.last_used ? a.last_used < b.last_used : a.path < b.path;

@@ -29,6 +29,10 @@ struct CachedItem {
   std::filesystem::file_time_type last_used;  // the item's own modification time
 };
 
+// The bytes an item (an entry's folder or a facts file) holds on disk; what vanishes while it
+// is counted (a trim beside) counts nothing.
+std::uintmax_t cached_item_bytes(const std::filesystem::path& item);
+
 // The entries and facts files of `dir`, oldest use first; none when `dir` does not exist.
 // Builds in progress and files being written are not items.
 std::vector<CachedItem> cached_items(const std::filesystem::path& dir);

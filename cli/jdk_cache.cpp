@@ -388,7 +388,7 @@ bool is_build_name(const std::string& name) {
 JdkCacheEntry facts_entry(const fs::path& file) {
   JdkCacheEntry entry;
   entry.key = file.filename().string();
-  entry.bytes = fs::file_size(file);
+  entry.bytes = cached_item_bytes(file);
   entry.info = "the JDK's start-up facts";
   entry.last_used = last_used_text(file);
   try {
@@ -414,8 +414,7 @@ std::vector<JdkCacheEntry> list_jdk_cache(const fs::path& dir) {
     JdkCacheEntry entry;
     entry.key = name;
     entry.last_used = last_used_text(e.path());
-    for (const auto& f : fs::recursive_directory_iterator(e.path()))
-      if (f.is_regular_file()) entry.bytes += f.file_size();
+    entry.bytes = cached_item_bytes(e.path());
     std::ifstream info(e.path() / "INFO");
     std::string line;
     std::getline(info, line);  // the format line

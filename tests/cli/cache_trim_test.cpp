@@ -94,6 +94,16 @@ TEST_F(CacheTrimTest, OnlyEntriesAndFactsFilesAreItems) {
   EXPECT_TRUE(fs::exists(dir_.path() / (kKeyB + ".building-42")));
 }
 
+// What `refract cache list` and the trim count: every file under an entry, a facts file's own
+// size, and nothing for an item gone in the meantime (a trim beside), rather than an error.
+TEST_F(CacheTrimTest, AnItemsBytesAreItsFilesAndAGoneItemHasNone) {
+  const fs::path folder = entry(kKeyA, 300, hours(2));
+  std::ofstream(folder / "INFO") << std::string(20, 'i');
+  EXPECT_EQ(cached_item_bytes(folder), 320u);
+  EXPECT_EQ(cached_item_bytes(facts(kKeyB, 70, hours(2))), 70u);
+  EXPECT_EQ(cached_item_bytes(dir_.path() / kKeyC), 0u);
+}
+
 TEST_F(CacheTrimTest, AMissingFolderHasNoItems) {
   EXPECT_TRUE(cached_items(dir_.path() / "none").empty());
   EXPECT_TRUE(trim_cache(dir_.path() / "none", 0, now_, kCacheTrimGuard).empty());
