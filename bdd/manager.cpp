@@ -485,6 +485,10 @@ void Manager::arm_watchdog() {
   if (watchdog_) watchdog_->arm(any);
 }
 
+std::uint64_t Manager::nodes_produced() const {
+  return static_cast<std::uint64_t>(bddproduced);
+}
+
 ManagerStats Manager::stats() const {
   ManagerStats out = g_stats;
   out.node_table_size = static_cast<std::uint64_t>(bdd_getallocnum());
@@ -494,7 +498,7 @@ ManagerStats Manager::stats() const {
       std::max(out.peak_live_nodes, out.peak_used_nodes == 0 ? 0 : out.peak_live_nodes);
   out.variables = static_cast<std::uint64_t>(bdd_varnum());
   out.memory_budget_bytes = g_memory_budget;
-  out.nodes_produced = static_cast<std::uint64_t>(bddproduced);
+  out.nodes_produced = nodes_produced();
   for (const TimedKind& k : g_operation_times)
     out.operation_times.push_back({k.name, k.calls, k.seconds});
   return out;

@@ -156,6 +156,9 @@ class Manager {
   int variable_count() const;
 
   ManagerStats stats() const;
+  // ManagerStats::nodes_produced alone, without copying the rest: cheap enough to read around
+  // every rule evaluation.
+  std::uint64_t nodes_produced() const;
   // Sampled by the solver between operations to track the peak.
   void sample_peak();
   // Grows the node table until `free_nodes` slots are free, as far as max_nodes and the memory

@@ -138,6 +138,9 @@ BoundedSolve AnalyzeSearchProgram::solve(const std::optional<std::string>& order
   options.max_evaluations = bounds.evaluations;
   options.max_nodes_produced = bounds.nodes_produced;
   options.time_limit_seconds = bounds.seconds;
+  // The bound is the first N evaluations, the same work under every order only where the
+  // sequence of evaluations does not depend on the order: not by cost (cheap-first).
+  options.schedule = kOrderSearchSchedule;
   options.work_dir = work_dir_;
   options.progress = nullptr;
   options.rule_stats.reset();
@@ -173,6 +176,7 @@ BoundedSolve DatalogSearchProgram::solve(const std::optional<std::string>& order
   options.max_evaluations = bounds.evaluations;
   options.max_nodes_produced = bounds.nodes_produced;
   options.time_limit_seconds = bounds.seconds;
+  options.schedule = kOrderSearchSchedule;
   std::optional<solver::Engine> engine;
   return bounded_solve(
       [&] {

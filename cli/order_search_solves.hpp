@@ -18,6 +18,10 @@
 
 namespace refract::cli {
 
+// The schedule of every solve of a search, whatever the flavour's default: its sequence of
+// rule evaluations does not depend on the order, so a bound of N evaluations is the same work.
+inline constexpr const char* kOrderSearchSchedule = "rule-fixpoint";
+
 // The bounds of one solve (solver::EngineOptions::max_evaluations, max_nodes_produced,
 // time_limit_seconds).
 struct SolveBounds {

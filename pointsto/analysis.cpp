@@ -204,7 +204,7 @@ AnalysisResult Analysis::run() {
   engine_options.tuple_join_max_input = options_.tuple_join_max_input;
   engine_options.delta_log_versions = delta_log_versions(flavour);
   engine_options.time_limit_seconds = options_.time_limit_seconds;
-  engine_options.schedule = options_.schedule;
+  engine_options.schedule = options_.schedule.value_or(default_schedule(flavour));
   engine_options.max_evaluations = options_.max_evaluations;
   engine_options.max_nodes_produced = options_.max_nodes_produced;
   engine_options.progress = options_.progress;

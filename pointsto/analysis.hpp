@@ -39,7 +39,8 @@ struct AnalysisOptions {
   // (ContextConstructors::context_free_heaps, filled by heap_merging.hpp's context_free_heaps)
   std::vector<std::uint64_t> context_free_heaps;
   double time_limit_seconds = 0;  // per solve (solver::EngineOptions); 0: none
-  std::string schedule = solver::EngineOptions{}.schedule;  // solver/schedule.hpp
+  // solver/schedule.hpp; nullopt: the flavour's default (default_schedule)
+  std::optional<std::string> schedule;
   // Bounds on the solve's work (solver::EngineOptions::max_evaluations, max_nodes_produced),
   // for comparing orders; cloning's pre-pass, which no order changes, runs without them.
   std::optional<std::uint64_t> max_evaluations;

@@ -77,4 +77,9 @@ ContextLayout context_layout(const ContextFlavour& flavour, std::uint64_t elemen
 // domain (H, I or T) are interleaved: kept apart, Record alone took 12.6M nodes for 3-obj+2H.
 std::string default_order(const ContextFlavour& flavour);
 
+// The schedule (solver/schedule.hpp) `refract analyze` uses for `flavour` when --schedule gives
+// none: cheap-first where objects have heap contexts, rule-fixpoint elsewhere (bench/README.md,
+// "Schedules").
+std::string default_schedule(const ContextFlavour& flavour);
+
 }  // namespace refract::pointsto

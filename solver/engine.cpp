@@ -1487,13 +1487,16 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
     *progress() << "\n";
   };
 
-  // First sweep: every rule on the full relations, keeping the prefixes. What each took is
-  // the schedule's first measure of its cost.
+  // First sweep: every rule on the full relations, keeping the prefixes. The nodes each
+  // produced are the schedule's first measure of its cost.
   const std::unique_ptr<Schedule> schedule = make_schedule(options.schedule, stratum.rules.size());
+  std::vector<std::uint64_t> produced_before(stratum.rules.size() + 1);
   ++iteration;
   ++overheads.sweeps;
   set_position();
-  for (std::size_t rule : stratum.rules) {
+  for (std::size_t position = 0; position < stratum.rules.size(); ++position) {
+    produced_before[position] = space->manager().nodes_produced();
+    const std::size_t rule = stratum.rules[position];
     const RulePlan& plan = plans[rule];
     RuleState& rs = state[rule];
     begin_evaluation(rule);
@@ -1550,6 +1553,7 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
     for (std::size_t s = 0; s < plan.steps.size(); ++s)
       if (member_step(plan.steps[s]) != nullptr && !rs.use_full[s]) rs.values[s] = Bdd::zero();
   }
+  produced_before.back() = space->manager().nodes_produced();
   report();
   if (!stratum.recursive) return;
 
@@ -1682,9 +1686,9 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
     return {&*alternative, &it->second};
   };
 
-  // A rule belongs to one stratum: its seconds so far are its first sweep's.
   for (std::size_t position = 0; position < stratum.rules.size(); ++position)
-    schedule->evaluated(position, profiles[stratum.rules[position]].seconds);
+    schedule->evaluated(
+        position, static_cast<double>(produced_before[position + 1] - produced_before[position]));
   // A rule is pending while a relation it reads has a version it has not seen.
   auto pending = [&](std::size_t position) {
     for (const auto& [r, read] : seen[stratum.rules[position]])
@@ -1702,7 +1706,7 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
       set_position();
     }
     const std::size_t rule = stratum.rules[*position];
-    const auto start = Clock::now();
+    const std::uint64_t produced = space->manager().nodes_produced();
     const std::map<std::size_t, Bdd> delta = deltas(rule);
     begin_evaluation(rule);
     see_all(rule);
@@ -1710,7 +1714,8 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
     absorb(rule, run_delta(rule, *plan, *rs, delta));
     ++overheads.delta_evaluations;
     reported = false;
-    schedule->evaluated(*position, seconds_since(start));
+    schedule->evaluated(*position,
+                        static_cast<double>(space->manager().nodes_produced() - produced));
   }
   if (!reported) report();
 }

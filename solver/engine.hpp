@@ -51,9 +51,10 @@ struct EngineOptions {
   double time_limit_seconds = 0;
   // Bounds on the work of a run, for comparing variable orders (refract order-search):
   //  * stop with EvaluationLimitReached before rule evaluation number max_evaluations + 1
-  //    (a rule's first evaluation and each semi-naive step alike). Every order evaluates the
-  //    same rules on the same tuples in the same sequence, so this bound is the same work
-  //    under any order; nullopt: none;
+  //    (a rule's first evaluation and each semi-naive step alike). Under a schedule that does
+  //    not rank rules by cost (rule-fixpoint, sweep), every order evaluates the same rules on
+  //    the same tuples in the same sequence, so this bound is the same work under any order;
+  //    nullopt: none;
   //  * stop with ProductionLimitReached once more than max_nodes_produced BDD nodes have been
   //    produced (bdd::ManagerStats::nodes_produced): checked before each rule evaluation and
   //    inside a long BDD operation at its next garbage collection; 0: none.

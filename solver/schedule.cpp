@@ -8,29 +8,29 @@ namespace refract::solver {
 
 namespace {
 
-// Mean seconds per evaluation of each rule so far; a rule not yet measured costs nothing.
+// Mean cost per evaluation of each rule so far; a rule not yet measured costs nothing.
 class MeanCosts {
  public:
-  explicit MeanCosts(std::size_t rules) : seconds_(rules, 0.0), evaluations_(rules, 0) {}
-  void add(std::size_t position, double seconds) {
-    seconds_[position] += seconds;
+  explicit MeanCosts(std::size_t rules) : costs_(rules, 0.0), evaluations_(rules, 0) {}
+  void add(std::size_t position, double cost) {
+    costs_[position] += cost;
     ++evaluations_[position];
   }
   double mean(std::size_t position) const {
     return evaluations_[position] == 0
                ? 0.0
-               : seconds_[position] / static_cast<double>(evaluations_[position]);
+               : costs_[position] / static_cast<double>(evaluations_[position]);
   }
 
  private:
-  std::vector<double> seconds_;
+  std::vector<double> costs_;
   std::vector<std::size_t> evaluations_;
 };
 
 // Gauss-Seidel, each rule run again at once while it has unseen tuples: a linear rule like
 // vP :- assign, vP reaches its own fixpoint before the rules that read it. On bddbddb-shaped
 // points-to inputs this cut the sweeps over all rules from 62 to 9. A sweep goes in the
-// stratum's order, or (`by_cost`) from the cheapest rule so far to the dearest.
+// stratum's order, or (`by_cost`) from the rule cheapest so far to the dearest.
 class RuleFixpoint : public Schedule {
  public:
   RuleFixpoint(std::size_t rules, bool repeat, bool by_cost)
@@ -52,7 +52,7 @@ class RuleFixpoint : public Schedule {
       begin_round();
     }
   }
-  void evaluated(std::size_t position, double seconds) override { costs_.add(position, seconds); }
+  void evaluated(std::size_t position, double cost) override { costs_.add(position, cost); }
   std::size_t round() const override { return round_; }
 
  private:
@@ -75,7 +75,7 @@ class RuleFixpoint : public Schedule {
   std::size_t round_ = 0;
 };
 
-// The pending rule with the lowest mean seconds per evaluation so far (the stratum's order
+// The pending rule with the lowest mean cost per evaluation so far (the stratum's order
 // breaks ties): cheap rules saturate before an expensive one runs, so that the expensive ones
 // run fewer times on larger deltas. A round is as many evaluations as the stratum has rules.
 class CheapFirst : public Schedule {
@@ -89,7 +89,7 @@ class CheapFirst : public Schedule {
     if (best) ++picked_;
     return best;
   }
-  void evaluated(std::size_t position, double seconds) override { costs_.add(position, seconds); }
+  void evaluated(std::size_t position, double cost) override { costs_.add(position, cost); }
   std::size_t round() const override {
     return picked_ == 0 ? 1 : 1 + (picked_ - 1) / std::max<std::size_t>(rules_, 1);
   }

@@ -20,8 +20,10 @@ class Schedule {
   // The position (into the stratum's rules) of the rule to evaluate next, given which
   // positions have tuples their rule has not seen; nullopt once none has (the fixpoint).
   virtual std::optional<std::size_t> next(const std::function<bool(std::size_t)>& pending) = 0;
-  // What an evaluation of the rule at `position` took (the first sweep's included).
-  virtual void evaluated(std::size_t position, double seconds) = 0;
+  // What an evaluation of the rule at `position` cost (the first sweep's included): the BDD
+  // nodes it produced, its delta and absorbing its result included. Unlike seconds, the same
+  // on every run, so that a schedule that ranks rules by cost runs the same sequence each time.
+  virtual void evaluated(std::size_t position, double cost) = 0;
   // Rounds begun so far: the progress lines and limit messages count them as sweeps.
   virtual std::size_t round() const = 0;
 };

@@ -87,6 +87,7 @@ TEST(ManagerTest, CountsTheNodesItProduces) {
   const Bdd again = Bdd::variable(1) & Bdd::variable(0);
   EXPECT_EQ(again, both);
   EXPECT_EQ(manager.stats().nodes_produced, before + 1);
+  EXPECT_EQ(manager.nodes_produced(), before + 1);  // the same count, read alone
 }
 
 // A first table of 2000 nodes and a small cache, for the limits below.

@@ -561,6 +561,24 @@ TEST(AnalyzeUsageTest, AnUnknownAllocatedStringAbstractionIsNamed) {
   expect_unknown_choice("--allocated-strings", "all", "'all'", "per-type or per-site");
 }
 
+// Without --schedule a flavour with heap contexts runs cheap-first and one without
+// rule-fixpoint (pointsto::default_schedule); --schedule overrides either.
+TEST(AnalyzeScheduleTest, TheFlavoursDefaultUnlessTheOptionNamesOne) {
+  TempDir dir;
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--context", "2-obj+H"}, "cheap-first"},
+      {{"--context", "insens"}, "rule-fixpoint"},
+      {{"--context", "2-obj+H", "--schedule", "sweep"}, "sweep"},
+      {{"--context", "insens", "--schedule", "cost-order"}, "cost-order"}};
+  for (std::size_t k = 0; k < cases.size(); ++k) {
+    const fs::path out = dir.path() / ("out" + std::to_string(k));
+    const RunResult run = analyze_fixture(dir, "dispatch", out, cases[k].first);
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(read_json(out / "stats.json").at("schedule").at("name").string(), cases[k].second)
+        << k;
+  }
+}
+
 TEST(AnalyzeUsageTest, AnUnknownScheduleIsNamedWithTheKnownOnes) {
   expect_unknown_choice("--schedule", "fastest", "'fastest'",
                         "rule-fixpoint, sweep, cost-order, cheap-first");

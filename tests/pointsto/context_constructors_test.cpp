@@ -319,6 +319,17 @@ TEST(ContextBitsTest, DefaultIsInterleavedWhereMergeCopiesTwoFieldsOneFieldDown)
   }
 }
 
+TEST(DefaultScheduleTest, CheapFirstWhereObjectsHaveHeapContexts) {
+  for (const char* flavour : {"2-obj+H", "2-type+H", "3-obj+2H", "2-call+H", "1-call+1H"}) {
+    EXPECT_EQ(default_schedule(parse_context_flavour(flavour, "--context")), "cheap-first")
+        << flavour;
+  }
+  for (const char* flavour : {"insens", "cloning", "1-call", "2-call", "1-obj", "3-obj"}) {
+    EXPECT_EQ(default_schedule(parse_context_flavour(flavour, "--context")), "rule-fixpoint")
+        << flavour;
+  }
+}
+
 TEST(ContextBitsTest, ParsesBothLayoutsAndRejectsOthersNamingTheOption) {
   EXPECT_EQ(parse_context_bits("consecutive", "--context-bits"), ContextBits::kConsecutive);
   EXPECT_EQ(parse_context_bits("interleaved", "--context-bits"), ContextBits::kInterleaved);

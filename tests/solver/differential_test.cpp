@@ -231,7 +231,7 @@ TEST(DifferentialTest, EngineAgreesWithReferenceOnRandomPrograms) {
   EXPECT_GT(totals.ordering_rules, totals.programs / 4);
   EXPECT_GT(totals.repeated_names, totals.programs / 4);
   for (const std::string& name : schedule_names())
-    EXPECT_GT(totals.delta_evaluations[name], totals.programs) << "schedule " << name;
+    EXPECT_GT(totals.delta_evaluations[name], totals.programs / 2) << "schedule " << name;
 }
 
 }  // namespace

@@ -36,23 +36,26 @@ std::vector<std::size_t> run(Schedule& schedule, std::vector<int> pending,
   return ran;
 }
 
+// The schedule `name` on a stratum of pending.size() rules runs `expected` in `rounds` rounds.
+void expect_runs(const std::string& name, std::vector<int> pending,
+                 std::multimap<std::size_t, std::size_t> feeds,
+                 const std::vector<std::size_t>& expected, std::size_t rounds) {
+  const auto schedule = make_schedule(name, pending.size());
+  EXPECT_EQ(run(*schedule, std::move(pending), std::move(feeds)), expected) << name;
+  EXPECT_EQ(schedule->round(), rounds) << name;
+}
+
+// The round that found nothing pending counts too, as the engine's sweeps do.
 TEST(ScheduleTest, RuleFixpointRunsEachRuleAgainWhileItHasUnseenTuples) {
-  const auto schedule = make_schedule("rule-fixpoint", 3);
-  EXPECT_EQ(run(*schedule, {2, 0, 1}), (std::vector<std::size_t>{0, 0, 2}));
-  // The round that found nothing pending counts: two rounds, as the engine's sweeps.
-  EXPECT_EQ(schedule->round(), 2u);
+  expect_runs("rule-fixpoint", {2, 0, 1}, {}, {0, 0, 2}, 2);
 }
 
 TEST(ScheduleTest, RuleFixpointGoesBackForWhatALaterRuleGaveAnEarlierOne) {
-  const auto schedule = make_schedule("rule-fixpoint", 2);
-  EXPECT_EQ(run(*schedule, {1, 1}, {{1, 0}}), (std::vector<std::size_t>{0, 1, 0}));
-  EXPECT_EQ(schedule->round(), 3u);
+  expect_runs("rule-fixpoint", {1, 1}, {{1, 0}}, {0, 1, 0}, 3);
 }
 
 TEST(ScheduleTest, SweepRunsEachPendingRuleOncePerRound) {
-  const auto schedule = make_schedule("sweep", 3);
-  EXPECT_EQ(run(*schedule, {2, 0, 1}), (std::vector<std::size_t>{0, 2, 0}));
-  EXPECT_EQ(schedule->round(), 3u);
+  expect_runs("sweep", {2, 0, 1}, {}, {0, 2, 0}, 3);
 }
 
 TEST(ScheduleTest, CostOrderSweepsFromTheCheapestRuleSoFarToTheDearest) {
