@@ -170,8 +170,9 @@ std::string default_order(const ContextFlavour& flavour) {
 }
 
 // Measured on antlr with the JDK 17 jmods, paired runs (bench/README.md, "Schedules,
-// 2026-11-30"): cheap-first took 0.66x rule-fixpoint's time under 2-obj+H, 0.95x under 1-call
-// and 1.51x under insens, where its many small evaluations cost more than they save.
+// 2026-11-30"): cheap-first took 0.66-0.72x rule-fixpoint's time under 2-obj+H, 0.77-0.79x
+// under 2-type+H, 0.95x under 1-call and 1.51x under insens, where its many small evaluations
+// cost more than they save.
 std::string default_schedule(const ContextFlavour& flavour) {
   return flavour.heap_depth >= 1 ? "cheap-first" : "rule-fixpoint";
 }
