@@ -31,8 +31,10 @@ po::options_description analyze_options() {
       "hard limit on the node table; exceeding it is an error naming the rule (default: none)")(
       "max-memory", po::value<std::string>(), max_memory_help().c_str())(
       "tuple-joins", po::value<std::string>(), tuple_joins_help().c_str())(
-      "time-limit", po::value<std::string>(), kTimeLimitHelp)("schedule", po::value<std::string>(),
-                                                              schedule_help().c_str())(
+      "time-limit", po::value<std::string>(), kTimeLimitHelp)(
+      "schedule", po::value<std::string>(),
+      schedule_help("cheap-first for flavours with heap contexts, rule-fixpoint for the others")
+          .c_str())(
       "exception-objects", po::value<std::string>(),
       "per-type (default: one object per exception type) or per-site (one per allocation)")(
       "string-builders", po::value<std::string>(),

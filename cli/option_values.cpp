@@ -89,13 +89,12 @@ std::string tuple_joins_help() {
          std::to_string(solver::EngineOptions{}.tuple_join_max_input) + "; 0: BDD products only)";
 }
 
-std::string schedule_help() {
+std::string schedule_help(const std::string& default_text) {
   std::string names;
   for (const std::string& name : solver::schedule_names())
     names += (names.empty() ? "" : ", ") + name;
   return "the order in which a recursive stratum's rules run on what they have not seen: " + names +
-         " (default " + solver::schedule_names().front() +
-         "); every schedule reaches the same fixpoint";
+         " (default " + default_text + "); every schedule reaches the same fixpoint";
 }
 
 std::string schedule_name(const std::string& text) {

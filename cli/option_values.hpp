@@ -40,8 +40,9 @@ std::string max_memory_help();
 // machine ends in a named error, not in the kernel's OOM killer).
 std::uint64_t memory_budget_bytes(const std::optional<std::uint64_t>& max_memory_mib);
 
-// --schedule NAME, as solve and analyze describe it (solver/schedule.hpp).
-std::string schedule_help();
+// --schedule NAME, as solve and analyze describe it (solver/schedule.hpp), with what the
+// command runs without it.
+std::string schedule_help(const std::string& default_text);
 // A schedule's name; a boost::program_options::error naming the known ones otherwise.
 std::string schedule_name(const std::string& text);
 

@@ -12,6 +12,7 @@
 #include "cli/option_values.hpp"
 #include "cli/run_command.hpp"
 #include "solver/engine.hpp"
+#include "solver/schedule.hpp"
 #include "solver/stats_report.hpp"
 #include "support/atomic_file.hpp"
 #include "support/error.hpp"
@@ -53,8 +54,9 @@ po::options_description solve_options() {
       "hard limit on the node table; exceeding it is an error naming the rule (default: none)")(
       "max-memory", po::value<std::string>(), max_memory_help().c_str())(
       "tuple-joins", po::value<std::string>(), tuple_joins_help().c_str())(
-      "time-limit", po::value<std::string>(), kTimeLimitHelp)("schedule", po::value<std::string>(),
-                                                              schedule_help().c_str())(
+      "time-limit", po::value<std::string>(), kTimeLimitHelp)(
+      "schedule", po::value<std::string>(),
+      schedule_help(solver::schedule_names().front()).c_str())(
       "write-state", po::value<std::string>(),
       "after solving, write every relation as DIR/NAME.bdd: a seed for --seed")(
       "seed", po::value<std::string>(),
