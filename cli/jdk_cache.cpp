@@ -376,7 +376,7 @@ bool is_facts_temporary(const fs::path& file) {
 // An entry's name is a key (jdk_cache_key); a build in progress adds `.building-PID`, and an
 // entry or facts file being trimmed (cli/cache_trim.hpp) `.trimming-PID`.
 bool is_build_name(const std::string& name) {
-  const std::size_t dot = name.find(".building-");
+  const std::size_t dot = name.find(kBuildingMark);
   if (dot != std::string::npos && is_cache_key(name.substr(0, dot))) return true;
   const std::size_t aside = name.find(kTrimmingMark);
   if (aside == std::string::npos) return false;

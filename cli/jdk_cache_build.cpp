@@ -13,7 +13,7 @@ namespace refract::cli {
 namespace fs = std::filesystem;
 
 fs::path building_folder(const fs::path& entry, pid_t pid) {
-  return entry.parent_path() / (entry.filename().string() + ".building-" + std::to_string(pid));
+  return entry.parent_path() / (entry.filename().string() + kBuildingMark + std::to_string(pid));
 }
 
 namespace {

@@ -11,6 +11,9 @@
 
 namespace refract::cli {
 
+// What a building folder's name adds to its entry's, before the builder's process id.
+inline constexpr const char* kBuildingMark = ".building-";
+
 // Where the process `pid` builds `entry`, to be renamed into place whole.
 std::filesystem::path building_folder(const std::filesystem::path& entry, pid_t pid);
 
