@@ -26,7 +26,8 @@ writes DIR/analysis.dl and DIR/facts/*.facts. The translation:
     written twice, once for those objects and once for the others. K-type's element of an
     object, the class allocating it (pointsto/heap_classes.cpp), is computed by rules
     over the facts (HeapClass);
-  * MethodContext, empty for every flavour but cloning, is an empty input.
+  * MethodContext and NumberedCallEdge, empty for every flavour but cloning, are empty
+    inputs.
 Cloning (numbered contexts, bdd::sum_with_constant over call edges) has no translation:
 it is an explicit error.
 """
@@ -41,6 +42,9 @@ from to_gringo import (DOMAIN_RE, IDENT, RELATION_RE, COMPARE_OPS, Error,  # noq
                        ends_statement, parse_atom, split_top, strip_comment)
 
 CONSTRUCTORS = ("Record", "Merge", "MergeStatic")
+# Built inputs that only cloning fills (context_constructors.cpp): empty under every flavour
+# translated here.
+CLONING_ONLY = ("MethodContext", "NumberedCallEdge")
 EMPTY_FIELD = "-1"
 # Objects merged per type (pointsto/heap_merging.cpp, allocations_by_type): with the string
 # constants, the objects refract's Record gives the empty heap context.
@@ -378,12 +382,12 @@ class Translator:
                 continue
             out.append(".decl %s(%s)" % (r, ", ".join("%s:%s" % (attribute_name(a), d)
                                                      for a, d in attrs)))
-            if "inputtuples" in flags or r == "MethodContext":
+            if "inputtuples" in flags or r in CLONING_ONLY:
                 out.append(".input %s" % r)
                 inputs.append(r)
             elif "input" in flags:
                 raise Error("input relation %s is built by refract analyze; to_souffle.py "
-                            "knows only the constructors and MethodContext" % r)
+                            "knows only the constructors, %s" % (r, " and ".join(CLONING_ONLY)))
             if "outputtuples" in flags:
                 out.append(".output %s" % r)
             if "printsize" in flags:
@@ -483,7 +487,7 @@ def write_facts(prog, flavour, inputs, facts_out):
     os.makedirs(facts_out, exist_ok=True)
     for rel in inputs:
         with open(os.path.join(facts_out, rel + ".facts"), "w") as f:
-            if rel == "MethodContext":
+            if rel in CLONING_ONLY:
                 continue  # empty for every flavour but cloning (context_constructors.cpp)
             for t in read_tuples(prog, rel):
                 f.write("\t".join(map(str, t)) + "\n")

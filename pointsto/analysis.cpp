@@ -234,6 +234,12 @@ AnalysisResult Analysis::run() {
       constructors.build_method_contexts(r);
     };
   }
+  if (std::any_of(program_->relations.begin(), program_->relations.end(),
+                  [](const auto& r) { return r.name == "NumberedCallEdge"; })) {
+    engine_options.built_inputs["NumberedCallEdge"] = [&](rel::Relation& r) {
+      constructors.build_numbered_call_edges(r);
+    };
+  }
   engine_options.profile = options_.rule_stats.has_value();
   engine_options.seed_dir = options_.seed_dir;
   engine_ = std::make_unique<solver::Engine>(*program_, engine_options);

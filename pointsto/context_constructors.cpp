@@ -221,4 +221,13 @@ void ContextConstructors::build_method_contexts(rel::Relation& r) const {
   r.set_bdd(union_pairwise(std::move(parts)));
 }
 
+void ContextConstructors::build_numbered_call_edges(rel::Relation& r) const {
+  const auto blocks = attribute_blocks(r, {"I", "M", "C", "C"});
+  if (flavour.kind != ContextKind::kCloning) {
+    r.set_bdd(Bdd::zero());
+    return;
+  }
+  r.set_bdd(numbered_edges(cloning, blocks[0], blocks[1], blocks[2], blocks[3]));
+}
+
 }  // namespace refract::pointsto

@@ -40,6 +40,10 @@ struct ContextConstructors {
   // MethodContext(method : M, ctx : C): cloning's numbered contexts of each method on no
   // cycle through another method; empty for every other flavour.
   void build_method_contexts(rel::Relation& r) const;
+  // NumberedCallEdge(invoke : I, method : M, ctx : C, calleeCtx : C): cloning's numbered edges
+  // of the pre-pass's call graph, the call graph its solve follows; empty for every other
+  // flavour.
+  void build_numbered_call_edges(rel::Relation& r) const;
 };
 
 }  // namespace refract::pointsto

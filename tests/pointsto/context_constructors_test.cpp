@@ -219,6 +219,14 @@ TEST_P(ContextConstructorsTest, MethodContextIsEmptyOutsideCloning) {
   EXPECT_TRUE(contexts.empty());
 }
 
+// NumberedCallEdge is cloning's alone: every other flavour finds its call graph on the fly.
+TEST_P(ContextConstructorsTest, NumberedCallEdgeIsEmptyOutsideCloning) {
+  Space s(GetParam().flavour, kHeaps, GetParam().bits);
+  rel::Relation edges = s.relation("NumberedCallEdge", {"I0", "M0", "C0", "C1"});
+  s.constructors.build_numbered_call_edges(edges);
+  EXPECT_TRUE(edges.empty());
+}
+
 std::vector<ConstructorCase> constructor_cases() {
   std::vector<ConstructorCase> cases;
   for (const char* flavour : {"insens", "1-call", "2-call", "2-call+1H", "1-obj", "2-obj",
@@ -263,6 +271,37 @@ TEST(CloningConstructorsTest, MethodContextIsEachListedMethodsRangeOfContexts) {
   for (std::uint64_t c = 0; c < 8; ++c) expected.insert({3, c});
   std::set<Tuple> actual;
   contexts.for_each_tuple(
+      [&](std::span<const std::uint64_t> t) { actual.emplace(t.begin(), t.end()); });
+  EXPECT_EQ(actual, expected);
+}
+
+// [Cloning's call graph] each numbered edge (invoke, callee) maps each of its caller's
+// contexts c to c + offset, or to c itself on a cycle, and nothing else is an edge.
+TEST(CloningConstructorsTest, NumberedCallEdgeIsTheNumberedEdgesOfThePrePass) {
+  rel::DomainSpace space{bdd::ManagerSettings{100'000, 10'000}};
+  space.add_domain("I", 4);
+  space.add_domain("M", 4);
+  space.add_domain("C", 8);
+  space.lay_out(bdd::parse_var_order("I0_M0_C0xC1", space.instance_names()));
+  ContextConstructors constructors;
+  constructors.flavour = parse_context_flavour("cloning", "--context");
+  constructors.cloning.context_bits = 3;
+  // main (1 context) calls a at sites 0 and 1 (a's contexts 0 and 1); a calls b at site 2
+  // (offset 3: b's contexts 3 and 4 of its 5, the others from edges left out here); b calls
+  // itself at site 3 (a cycle: each of its 5 contexts stays)
+  constructors.cloning.edges = {
+      {0, 1, 1, 0, false}, {1, 1, 1, 1, false}, {2, 2, 2, 3, false}, {3, 2, 5, 0, true}};
+  std::vector<rel::Attribute> attributes;
+  for (const char* instance : {"I0", "M0", "C0", "C1"}) {
+    const rel::PhysicalId p = *space.find_physical(instance);
+    attributes.push_back({instance, space.physical(p).domain, p});
+  }
+  rel::Relation edges(space, "NumberedCallEdge", attributes);
+  constructors.build_numbered_call_edges(edges);
+  std::set<Tuple> expected = {{0, 1, 0, 0}, {1, 1, 0, 1}, {2, 2, 0, 3}, {2, 2, 1, 4}};
+  for (std::uint64_t c = 0; c < 5; ++c) expected.insert({3, 2, c, c});
+  std::set<Tuple> actual;
+  edges.for_each_tuple(
       [&](std::span<const std::uint64_t> t) { actual.emplace(t.begin(), t.end()); });
   EXPECT_EQ(actual, expected);
 }
