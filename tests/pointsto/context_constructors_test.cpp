@@ -248,6 +248,23 @@ INSTANTIATE_TEST_SUITE_P(Flavours, ContextConstructorsTest,
                            return name;
                          });
 
+// A relation of `space` over the named instances, each attribute named for its instance.
+rel::Relation relation_over(const rel::DomainSpace& space, const std::string& name,
+                            std::initializer_list<const char*> instances) {
+  std::vector<rel::Attribute> attributes;
+  for (const char* instance : instances) {
+    const rel::PhysicalId p = *space.find_physical(instance);
+    attributes.push_back({instance, space.physical(p).domain, p});
+  }
+  return rel::Relation(space, name, attributes);
+}
+
+std::set<Tuple> tuples_of(const rel::Relation& r) {
+  std::set<Tuple> out;
+  r.for_each_tuple([&](std::span<const std::uint64_t> t) { out.emplace(t.begin(), t.end()); });
+  return out;
+}
+
 // [Cloning's contexts at once] each method listed by the numbering has the contexts
 // [0, paths), and no other method has any.
 TEST(CloningConstructorsTest, MethodContextIsEachListedMethodsRangeOfContexts) {
@@ -259,20 +276,12 @@ TEST(CloningConstructorsTest, MethodContextIsEachListedMethodsRangeOfContexts) {
   constructors.flavour = parse_context_flavour("cloning", "--context");
   constructors.cloning.context_bits = 3;
   constructors.cloning.acyclic_method_contexts = {{0, 1}, {2, 5}, {3, 8}};
-  std::vector<rel::Attribute> attributes;
-  for (const char* instance : {"M0", "C0"}) {
-    const rel::PhysicalId p = *space.find_physical(instance);
-    attributes.push_back({instance, space.physical(p).domain, p});
-  }
-  rel::Relation contexts(space, "MethodContext", attributes);
+  rel::Relation contexts = relation_over(space, "MethodContext", {"M0", "C0"});
   constructors.build_method_contexts(contexts);
   std::set<Tuple> expected = {{0, 0}};
   for (std::uint64_t c = 0; c < 5; ++c) expected.insert({2, c});
   for (std::uint64_t c = 0; c < 8; ++c) expected.insert({3, c});
-  std::set<Tuple> actual;
-  contexts.for_each_tuple(
-      [&](std::span<const std::uint64_t> t) { actual.emplace(t.begin(), t.end()); });
-  EXPECT_EQ(actual, expected);
+  EXPECT_EQ(tuples_of(contexts), expected);
 }
 
 // [Cloning's call graph] each numbered edge (invoke, callee) maps each of its caller's
@@ -291,19 +300,11 @@ TEST(CloningConstructorsTest, NumberedCallEdgeIsTheNumberedEdgesOfThePrePass) {
   // itself at site 3 (a cycle: each of its 5 contexts stays)
   constructors.cloning.edges = {
       {0, 1, 1, 0, false}, {1, 1, 1, 1, false}, {2, 2, 2, 3, false}, {3, 2, 5, 0, true}};
-  std::vector<rel::Attribute> attributes;
-  for (const char* instance : {"I0", "M0", "C0", "C1"}) {
-    const rel::PhysicalId p = *space.find_physical(instance);
-    attributes.push_back({instance, space.physical(p).domain, p});
-  }
-  rel::Relation edges(space, "NumberedCallEdge", attributes);
+  rel::Relation edges = relation_over(space, "NumberedCallEdge", {"I0", "M0", "C0", "C1"});
   constructors.build_numbered_call_edges(edges);
   std::set<Tuple> expected = {{0, 1, 0, 0}, {1, 1, 0, 1}, {2, 2, 0, 3}, {2, 2, 1, 4}};
   for (std::uint64_t c = 0; c < 5; ++c) expected.insert({3, 2, c, c});
-  std::set<Tuple> actual;
-  edges.for_each_tuple(
-      [&](std::span<const std::uint64_t> t) { actual.emplace(t.begin(), t.end()); });
-  EXPECT_EQ(actual, expected);
+  EXPECT_EQ(tuples_of(edges), expected);
 }
 
 // Nodes of 3-obj+2H's Merge with `element_count` receiver objects, under `bits`.
@@ -323,12 +324,7 @@ std::uint64_t merge_nodes(std::uint64_t element_count, ContextBits bits) {
   for (const auto& [name, lanes] : context_lanes(constructors.flavour, bits))
     space.set_lanes(*space.find_domain(name), lanes);
   space.lay_out(bdd::parse_var_order("I0_M0_C0xC1xHC0xH0", space.instance_names()));
-  std::vector<rel::Attribute> attributes;
-  for (const char* instance : {"H0", "HC0", "I0", "M0", "C0", "C1"}) {
-    const rel::PhysicalId p = *space.find_physical(instance);
-    attributes.push_back({instance, space.physical(p).domain, p});
-  }
-  rel::Relation merge(space, "Merge", attributes);
+  rel::Relation merge = relation_over(space, "Merge", {"H0", "HC0", "I0", "M0", "C0", "C1"});
   constructors.build_merge(merge);
   return merge.bdd().node_count();
 }
