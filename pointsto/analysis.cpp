@@ -66,14 +66,25 @@ void write_text(const fs::path& file, const std::string& text) {
   out.commit();
 }
 
-// The names of a relation's tuples, one attribute: sorted.
-std::vector<std::string> names_of(const rel::Relation& r) {
+// The names of a relation's tuples, one attribute: sorted. An element past its domain's names
+// can come only from rules (--rules) that derive it from no atom that binds it: InputError at
+// the relation's declaration in `program`.
+std::vector<std::string> names_of(const rel::Relation& r, const solver::Program& program) {
   std::vector<std::string> out;
   r.for_each_tuple([&](std::span<const std::uint64_t> t) {
     std::string line;
     for (std::size_t i = 0; i < t.size(); ++i) {
-      const auto& map = r.space().domain(r.attributes()[i].domain).map;
-      line += (i > 0 ? "\t" : "") + (map ? map->label(t[i]) : std::to_string(t[i]));
+      const rel::LogicalDomain& domain = r.space().domain(r.attributes()[i].domain);
+      if (domain.map && domain.map->name(t[i]) == nullptr) {
+        const auto decl = std::find_if(program.relations.begin(), program.relations.end(),
+                                       [&](const auto& d) { return d.name == r.name(); });
+        throw InputError(decl != program.relations.end() ? decl->where : SourceLocation{r.name()},
+                         "relation " + r.name() + " holds element " + std::to_string(t[i]) +
+                             " of domain " + domain.name + ", which has only " +
+                             std::to_string(domain.map->size()) +
+                             " elements: a rule derives it from no atom that binds it");
+      }
+      line += (i > 0 ? "\t" : "") + (domain.map ? domain.map->label(t[i]) : std::to_string(t[i]));
     }
     out.push_back(std::move(line));
   });
@@ -280,8 +291,8 @@ AnalysisResult Analysis::run() {
   result.contexts = std::stoull(
       rel::project_away(reachable, {reachable.attributes()[1].name}).size().to_string());
   exporters::CallGraph& graph = result.call_graph;
-  graph.reachable_methods = names_of(engine_->relation(kReachableMethod));
-  for (const std::string& line : names_of(engine_->relation(kCallGraphEdge))) {
+  graph.reachable_methods = names_of(engine_->relation(kReachableMethod), *program_);
+  for (const std::string& line : names_of(engine_->relation(kCallGraphEdge), *program_)) {
     const std::size_t tab = line.find('\t');
     graph.edges.emplace_back(line.substr(0, tab), line.substr(tab + 1));
   }
@@ -304,9 +315,9 @@ AnalysisResult Analysis::run() {
   // Calls the JVM makes itself (`<jvm>/...`, e.g. finalize()) have no calling method: they
   // stay in call-edges.tsv, and callgraph.json, whose sites belong to methods, leaves them out.
   for (const std::string& site : sites) graph.sites.try_emplace(site);
-  result.polymorphic_calls = names_of(engine_->relation(kPolymorphicCall));
-  result.may_fail_casts = names_of(engine_->relation(kMayFailCast));
-  result.unmodelled_natives = names_of(engine_->relation(kUnmodelledNative));
+  result.polymorphic_calls = names_of(engine_->relation(kPolymorphicCall), *program_);
+  result.may_fail_casts = names_of(engine_->relation(kMayFailCast), *program_);
+  result.unmodelled_natives = names_of(engine_->relation(kUnmodelledNative), *program_);
   result.seconds["read_results"] = since(start);
   return result;
 }
@@ -350,7 +361,8 @@ CallGraphIds Analysis::prepass_call_graph() const {
   // any other method no edge reaches gets a context of its own as well.
   for (const auto& t : facts_.relation("EntryMethod").sorted_tuples()) graph.roots.push_back(t[0]);
   for (const auto& t : facts_.relation("ClassInit").sorted_tuples()) graph.roots.push_back(t[1]);
-  for (const std::string& m : names_of(prepass.engine_->relation("StartupMethod"))) {
+  for (const std::string& m :
+       names_of(prepass.engine_->relation("StartupMethod"), *prepass.program_)) {
     graph.roots.push_back(method_id.at(m));
   }
   return graph;

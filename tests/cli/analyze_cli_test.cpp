@@ -493,6 +493,29 @@ TEST(AnalyzeBadInputTest, BadOrderNamesTheMissingDomain) {
   expect_no_exports(dir.path() / "out");
 }
 
+// A rule of the user's rules (--rules) that binds a variable by no atom gives it every value of
+// its bits, past the domain's elements; reading the results named the relation's declaration,
+// not `internal error: map::at` (cloning's pre-pass) or bare numbers in the exports.
+TEST(AnalyzeBadInputTest, RulesDerivingElementsPastTheDomainAreNamed) {
+  for (const char* flavour : {"insens", "cloning"}) {
+    TempDir dir;
+    const fs::path rules = dir.path() / "rules";
+    fs::copy(fs::path(REFRACT_SOURCE_DIR) / "pointsto" / "rules", rules);
+    // insens's Merge holds every invoke and method, bound by nothing (context_constructors.cpp)
+    write_file(rules / "outputs.datalog", read_file(rules / "outputs.datalog") +
+                                              "CallGraphEdge(i, m) :- Merge(_, _, i, m, _, _).\n");
+    const RunResult run = analyze_fixture(dir, "fields", dir.path() / "out",
+                                          {"--context", flavour, "--rules", rules.string()});
+    EXPECT_EQ(run.exit_code, 1) << flavour << ": " << run.err;
+    EXPECT_NE(run.err.find((rules / "outputs.datalog").string()), std::string::npos)
+        << flavour << ": " << run.err;
+    EXPECT_NE(run.err.find("relation CallGraphEdge holds element"), std::string::npos)
+        << flavour << ": " << run.err;
+    EXPECT_EQ(run.err.find("internal error"), std::string::npos) << flavour << ": " << run.err;
+    expect_no_exports(dir.path() / "out");
+  }
+}
+
 TEST(AnalyzeBadInputTest, OutThatIsAFileIsRejected) {
   TempDir dir;
   write_file(dir.path() / "out", "a file\n");
