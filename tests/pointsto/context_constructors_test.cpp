@@ -265,6 +265,14 @@ std::set<Tuple> tuples_of(const rel::Relation& r) {
   return out;
 }
 
+// Cloning's constructors over a context domain of 2^context_bits elements.
+ContextConstructors cloning_constructors(unsigned context_bits) {
+  ContextConstructors constructors;
+  constructors.flavour = parse_context_flavour("cloning", "--context");
+  constructors.cloning.context_bits = context_bits;
+  return constructors;
+}
+
 // [Cloning's contexts at once] each method listed by the numbering has the contexts
 // [0, paths), and no other method has any.
 TEST(CloningConstructorsTest, MethodContextIsEachListedMethodsRangeOfContexts) {
@@ -272,9 +280,7 @@ TEST(CloningConstructorsTest, MethodContextIsEachListedMethodsRangeOfContexts) {
   space.add_domain("M", 4);
   space.add_domain("C", 8);
   space.lay_out(bdd::parse_var_order("M0_C0", space.instance_names()));
-  ContextConstructors constructors;
-  constructors.flavour = parse_context_flavour("cloning", "--context");
-  constructors.cloning.context_bits = 3;
+  ContextConstructors constructors = cloning_constructors(3);
   constructors.cloning.acyclic_method_contexts = {{0, 1}, {2, 5}, {3, 8}};
   rel::Relation contexts = relation_over(space, "MethodContext", {"M0", "C0"});
   constructors.build_method_contexts(contexts);
@@ -292,9 +298,7 @@ TEST(CloningConstructorsTest, NumberedCallEdgeIsTheNumberedEdgesOfThePrePass) {
   space.add_domain("M", 4);
   space.add_domain("C", 8);
   space.lay_out(bdd::parse_var_order("I0_M0_C0xC1", space.instance_names()));
-  ContextConstructors constructors;
-  constructors.flavour = parse_context_flavour("cloning", "--context");
-  constructors.cloning.context_bits = 3;
+  ContextConstructors constructors = cloning_constructors(3);
   // main (1 context) calls a at sites 0 and 1 (a's contexts 0 and 1); a calls b at site 2
   // (offset 3: b's contexts 3 and 4 of its 5, the others from edges left out here); b calls
   // itself at site 3 (a cycle: each of its 5 contexts stays)
