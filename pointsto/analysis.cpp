@@ -76,9 +76,8 @@ std::vector<std::string> names_of(const rel::Relation& r, const solver::Program&
     for (std::size_t i = 0; i < t.size(); ++i) {
       const rel::LogicalDomain& domain = r.space().domain(r.attributes()[i].domain);
       if (domain.map && domain.map->name(t[i]) == nullptr) {
-        const auto decl = std::find_if(program.relations.begin(), program.relations.end(),
-                                       [&](const auto& d) { return d.name == r.name(); });
-        throw InputError(decl != program.relations.end() ? decl->where : SourceLocation{r.name()},
+        const solver::RelationDecl* decl = program.find_relation(r.name());
+        throw InputError(decl != nullptr ? decl->where : SourceLocation{r.name()},
                          "relation " + r.name() + " holds element " + std::to_string(t[i]) +
                              " of domain " + domain.name + ", which has only " +
                              std::to_string(domain.map->size()) +
@@ -225,28 +224,23 @@ AnalysisResult Analysis::run() {
     constructors.build_merge_static(r);
   };
   for (const std::string& name : options_.dumps) {
-    if (std::none_of(program_->relations.begin(), program_->relations.end(),
-                     [&](const auto& r) { return r.name == name; })) {
+    if (program_->find_relation(name) == nullptr) {
       throw InputError({"--dump"}, "the analysis has no relation " + name);
     }
   }
   for (const auto& [name, builder] : engine_options.built_inputs) {
-    const auto declared = std::find_if(program_->relations.begin(), program_->relations.end(),
-                                       [&](const auto& r) { return r.name == name; });
-    if (declared == program_->relations.end()) {
+    if (program_->find_relation(name) == nullptr) {
       throw InputError({entry.string()}, "the rules do not declare the constructor " + name);
     }
   }
   // Optional: rules written for the three constructors alone compute the same projected
   // results, only cloning's more slowly (pointsto/README.md, "Cloning's contexts at once").
-  if (std::any_of(program_->relations.begin(), program_->relations.end(),
-                  [](const auto& r) { return r.name == "MethodContext"; })) {
+  if (program_->find_relation("MethodContext") != nullptr) {
     engine_options.built_inputs["MethodContext"] = [&](rel::Relation& r) {
       constructors.build_method_contexts(r);
     };
   }
-  if (std::any_of(program_->relations.begin(), program_->relations.end(),
-                  [](const auto& r) { return r.name == "NumberedCallEdge"; })) {
+  if (program_->find_relation("NumberedCallEdge") != nullptr) {
     engine_options.built_inputs["NumberedCallEdge"] = [&](rel::Relation& r) {
       constructors.build_numbered_call_edges(r);
     };
