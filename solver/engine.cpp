@@ -1462,21 +1462,31 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
     position = "stratum " + std::to_string(number) + "/" + std::to_string(total) + " {" + label +
                "} sweep " + std::to_string(iteration);
   };
-  auto report = [&]() {
-    if (!progress()) return;
+  // At most one line per progress_interval_seconds: cheap-first's rounds are many and short.
+  // A line holds the gains of the rounds not printed before it; the stratum's last is printed.
+  double printed_at = -std::numeric_limits<double>::infinity();
+  bool unprinted = true;  // evaluations since the last line
+  auto report = [&](bool last) {
+    if (!progress() || !unprinted) return;
+    const double now = seconds_since(started);
+    if (!last && now - printed_at < options.progress_interval_seconds) return;
+    printed_at = now;
+    unprinted = false;
     ScopedSeconds timer(overheads.reporting);
     std::string sizes;
     for (std::size_t r : members) {
+      if (added.count(r) == 0 || added[r].is_zero()) continue;
       rel::Relation d(*space, "", relations[r].attributes());
       d.set_bdd(added[r]);
       sizes += " " + relations[r].name() + " +" + d.size().to_string();
     }
+    if (sizes.empty()) sizes = " nothing new";
     added.clear();
     space->manager().sample_peak();
     const bdd::ManagerStats bdd = space->manager().stats();
     // The time since the solve began: which sweep was slow is what a profile by rule cannot say.
     std::ostringstream at;
-    at << std::fixed << std::setprecision(1) << seconds_since(started);
+    at << std::fixed << std::setprecision(1) << now;
     *progress() << "[solve] stratum " << number << "/" << total << " {" << label << "} iteration "
                 << iteration << " at " << at.str() << " s:" << sizes << "; nodes "
                 << bdd.used_nodes;
@@ -1554,7 +1564,7 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
       if (member_step(plan.steps[s]) != nullptr && !rs.use_full[s]) rs.values[s] = Bdd::zero();
   }
   produced_before.back() = space->manager().nodes_produced();
-  report();
+  report(!stratum.recursive);
   if (!stratum.recursive) return;
 
   // The static side of the join at step `s` cut down to the keys of the changing side, when
@@ -1696,10 +1706,9 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
     return false;
   };
   std::size_t round = 0;
-  bool reported = true;
   while (const std::optional<std::size_t> position = schedule->next(pending)) {
     if (schedule->round() != round) {
-      if (!reported) report();
+      report(false);
       round = schedule->round();
       iteration = 1 + round;
       ++overheads.sweeps;
@@ -1713,11 +1722,11 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
     const auto [plan, rs] = choose(rule, delta);
     absorb(rule, run_delta(rule, *plan, *rs, delta));
     ++overheads.delta_evaluations;
-    reported = false;
+    unprinted = true;
     schedule->evaluated(*position,
                         static_cast<double>(space->manager().nodes_produced() - produced));
   }
-  if (!reported) report();
+  report(true);
 }
 
 Engine::Engine(const Program& program, EngineOptions options)

@@ -30,6 +30,9 @@ struct EngineOptions {
   std::optional<std::string> var_order;  // overrides .bddvarorder
   bdd::ManagerSettings bdd;              // node table and cache (overrides applied by caller)
   std::ostream* progress = nullptr;      // stratum/iteration/size/node lines; null = quiet
+  // At most one iteration line per this many seconds within a stratum (its last always; a
+  // line adds up the sweeps not printed): cheap-first has thousands of short rounds.
+  double progress_interval_seconds = 1.0;
   // Count each rule's last result (one count per rule, at the end) and time the BDD
   // operations by kind (bdd::ManagerStats::operation_times).
   bool profile = false;

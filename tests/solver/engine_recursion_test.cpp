@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -131,6 +133,65 @@ TEST_F(EngineRecursionTest, ProfileSplitsEachStepByTheSideThatChanged) {
   EXPECT_EQ(recursive_first.step_prefix_delta_seconds[0], 0.0);
   EXPECT_EQ(recursive_first.step_atom_delta_seconds[1], 0.0);
   EXPECT_GT(recursive_first.step_prefix_delta_seconds[1], 0.0);
+}
+
+// The progress lines of a stratum of many sweeps (a chain of 40 edges): one per sweep with no
+// interval; with an interval longer than the run, the first sweep's and the stratum's last.
+// Either way the gains printed add up to the relation's size, and relations that gained
+// nothing are not listed.
+struct ProgressLines {
+  std::size_t iteration_lines = 0;
+  std::map<std::string, std::uint64_t> gained;
+};
+ProgressLines iteration_lines(const std::string& text) {
+  ProgressLines out;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    const std::size_t colon = line.find(": ", line.find(" iteration "));
+    if (line.find(" iteration ") == std::string::npos || colon == std::string::npos) continue;
+    if (line.find("{path}") == std::string::npos) continue;
+    ++out.iteration_lines;
+    const std::string gains = line.substr(colon + 2, line.find(';') - colon - 2);
+    if (gains == "nothing new") continue;
+    std::istringstream fields(gains);
+    for (std::string name, plus; fields >> name >> plus;) {
+      EXPECT_NE(plus, "+0") << line;
+      out.gained[name] += std::stoull(plus.substr(1));
+    }
+  }
+  return out;
+}
+
+TEST_F(EngineRecursionTest, ProgressPrintsAtMostOneLinePerIntervalAndAddsUpTheSweeps) {
+  std::string edges = "# V0:6 V1:6\n";
+  for (int v = 0; v < 40; ++v) edges += std::to_string(v) + " " + std::to_string(v + 1) + "\n";
+  write("edge.tuples", edges);
+  const Program program = parse(
+      "V 64\n"
+      "edge (x : V, y : V) inputtuples\n"
+      "path (x : V, y : V)\n"
+      "unused (x : V, y : V)\n"
+      "path(x, y) :- edge(x, y).\n"
+      "path(x, z) :- path(x, y), edge(y, z).\n"
+      "unused(x, y) :- path(x, y), edge(y, x).\n");
+  const std::uint64_t paths = 41 * 40 / 2;
+  for (const double interval : {0.0, 1e9}) {
+    std::ostringstream progress;
+    EngineOptions options = this->options("V0_V1_V2");
+    options.progress = &progress;
+    options.progress_interval_seconds = interval;
+    options.schedule = "sweep";  // one evaluation a round: a round per edge of the chain
+    Engine engine(program, options);
+    engine.run();
+    ASSERT_EQ(engine.tuples("path").size(), paths);
+    const ProgressLines lines = iteration_lines(progress.str());
+    if (interval == 0.0)
+      EXPECT_GT(lines.iteration_lines, 30U) << progress.str();
+    else
+      EXPECT_EQ(lines.iteration_lines, 2U) << progress.str();
+    EXPECT_EQ(lines.gained, (std::map<std::string, std::uint64_t>{{"path", paths}}))
+        << progress.str();
+  }
 }
 
 }  // namespace
