@@ -73,6 +73,11 @@ po::options_description order_search_options() {
       "the context flavour (refract analyze --context), with --classpath")(
       "reflection", po::value<std::string>(),
       "the reflection analysis (refract analyze --reflection; default solar), with --classpath")(
+      "rules", po::value<std::string>(),
+      "folder of the points-to rules (refract analyze --rules), with --classpath: a copy keeps a "
+      "long search apart from edits to the shipped ones")(
+      "reflection-rules", po::value<std::string>(),
+      "folder of the reflection rules (refract analyze --reflection-rules), with --classpath")(
       "input-dir", po::value<std::string>(),
       "where PROGRAM.datalog's inputs are (refract solve --input-dir)")(
       "budget", po::value<std::string>(),
@@ -109,6 +114,9 @@ AnalyzeArguments java_program(const po::variables_map& vm) {
   } catch (const InputError& e) {
     throw po::error(e.message());
   }
+  if (vm.count("rules")) args.rules = vm["rules"].as<std::string>();
+  if (vm.count("reflection-rules"))
+    args.reflection.rules = vm["reflection-rules"].as<std::string>();
   if (vm.count("reflection")) {
     try {
       args.reflection.mode =
@@ -132,7 +140,8 @@ std::optional<OrderSearchArguments> parse_arguments(int argc, char** argv) {
         "give PROGRAM.datalog or --classpath CP --main CLASS --context FLAVOUR, not both");
   if (vm.count("program")) {
     args.datalog = vm["program"].as<std::string>();
-    for (const char* option : {"main", "context", "reflection", "jdk", "skip-bad-classes"})
+    for (const char* option :
+         {"main", "context", "reflection", "rules", "reflection-rules", "jdk", "skip-bad-classes"})
       if (vm.count(option)) not_with(option, "PROGRAM.datalog");
     if (vm.count("input-dir")) args.input_dir = vm["input-dir"].as<std::string>();
   } else if (java) {

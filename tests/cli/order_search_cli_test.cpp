@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <set>
 #include <string>
@@ -214,6 +215,24 @@ TEST(OrderSearchBadUsageTest, ExitsTwoBeforeAnyWork) {
   expect_usage_error(java, "--input-dir is not an option for");
   expect_usage_error({"--classpath", kFixtureClasses.string(), "--main", "compare.Main"},
                      "missing --context");
+  expect_usage_error({program, "--rules", "."}, "--rules is not an option for");
+}
+
+// --rules is the folder the search reads its points-to rules from (as analyze's): a copy of
+// the shipped rules with one of them broken is bad input, named by file and line.
+TEST(OrderSearchBadUsageTest, RulesFromAnotherFolderAreReadAndCheckedThere) {
+  TempDir dir;
+  const fs::path rules = dir / "rules";
+  fs::copy(REFRACT_SOURCE_RULES_DIR, rules, fs::copy_options::recursive);
+  std::ofstream(rules / "core.datalog", std::ios::app) << "VarPointsTo(ctx, v, hc, h) :- Broken(\n";
+  std::vector<std::string> args = {"order-search"};
+  const std::vector<std::string> java = java_args("insens");
+  args.insert(args.end(), java.begin(), java.end());
+  for (const char* a : {"--rules", rules.c_str(), "--quiet"}) args.push_back(a);
+  const RunResult run = run_refract(args, dir.path());
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_EQ(run.out, "");
+  EXPECT_NE(run.err.find((rules / "core.datalog").string() + ":"), std::string::npos) << run.err;
 }
 
 TEST(OrderSearchTest, QuietPrintsTheOrdersAndNothingOnStderr) {
