@@ -20,8 +20,17 @@ namespace {
 
 using Pair = std::pair<std::uint64_t, std::uint64_t>;
 
+// The start of a program over edge.tuples as write_chain writes it.
+constexpr const char* kChainProgram = "V 64\nedge (x : V, y : V) inputtuples\n";
+
 class EngineRecursionTest : public EngineTestFolder {
  protected:
+  // edge.tuples: the chain 0 -> 1 -> ... -> 40, whose closure takes a sweep per edge.
+  void write_chain() const {
+    std::string edges = "# V0:6 V1:6\n";
+    for (int v = 0; v < 40; ++v) edges += std::to_string(v) + " " + std::to_string(v + 1) + "\n";
+    write("edge.tuples", edges);
+  }
   std::set<Pair> run(const std::string& program_text, const std::string& relation,
                      const std::string& order) {
     const Program program = parse(program_text);
@@ -99,18 +108,14 @@ TEST_F(EngineRecursionTest, SwappedAtomWithManyTuplesIsRenamedInPlace) {
 // recursive atom first, its delta starts the chain and the static atom after it only ever
 // meets new prefix tuples. Both sides are timed within the step's time.
 TEST_F(EngineRecursionTest, ProfileSplitsEachStepByTheSideThatChanged) {
-  std::string edges = "# V0:6 V1:6\n";
-  for (int v = 0; v < 40; ++v) edges += std::to_string(v) + " " + std::to_string(v + 1) + "\n";
-  write("edge.tuples", edges);
-  const Program program = parse(
-      "V 64\n"
-      "edge (x : V, y : V) inputtuples\n"
-      "forward (x : V, y : V)\n"
-      "backward (x : V, y : V)\n"
-      "forward(x, y) :- edge(x, y).\n"
-      "forward(x, z) :- edge(x, y), forward(y, z).\n"
-      "backward(x, y) :- edge(x, y).\n"
-      "backward(x, z) :- backward(x, y), edge(y, z).\n");
+  write_chain();
+  const Program program = parse(std::string(kChainProgram) +
+                                "forward (x : V, y : V)\n"
+                                "backward (x : V, y : V)\n"
+                                "forward(x, y) :- edge(x, y).\n"
+                                "forward(x, z) :- edge(x, y), forward(y, z).\n"
+                                "backward(x, y) :- edge(x, y).\n"
+                                "backward(x, z) :- backward(x, y), edge(y, z).\n");
   Engine engine(program, options("V0_V1_V2"));
   engine.run();
   ASSERT_EQ(engine.tuples("forward").size(), 41u * 40u / 2u);
@@ -163,17 +168,13 @@ ProgressLines iteration_lines(const std::string& text) {
 }
 
 TEST_F(EngineRecursionTest, ProgressPrintsAtMostOneLinePerIntervalAndAddsUpTheSweeps) {
-  std::string edges = "# V0:6 V1:6\n";
-  for (int v = 0; v < 40; ++v) edges += std::to_string(v) + " " + std::to_string(v + 1) + "\n";
-  write("edge.tuples", edges);
-  const Program program = parse(
-      "V 64\n"
-      "edge (x : V, y : V) inputtuples\n"
-      "path (x : V, y : V)\n"
-      "unused (x : V, y : V)\n"
-      "path(x, y) :- edge(x, y).\n"
-      "path(x, z) :- path(x, y), edge(y, z).\n"
-      "unused(x, y) :- path(x, y), edge(y, x).\n");
+  write_chain();
+  const Program program = parse(std::string(kChainProgram) +
+                                "path (x : V, y : V)\n"
+                                "unused (x : V, y : V)\n"
+                                "path(x, y) :- edge(x, y).\n"
+                                "path(x, z) :- path(x, y), edge(y, z).\n"
+                                "unused(x, y) :- path(x, y), edge(y, x).\n");
   const std::uint64_t paths = 41 * 40 / 2;
   for (const double interval : {0.0, 1e9}) {
     std::ostringstream progress;
