@@ -116,6 +116,9 @@ struct Engine::State {
   std::vector<RuleProfile> profiles;
   EngineProfile overheads;
   std::vector<Bdd> last_results;  // per rule, its last result (with options.profile)
+  // Per rule, the seconds of its last semi-naive step as BDD products and on tuples (negative:
+  // none yet; infinite: the tuple path gave up): the faster is taken (prefer_tuple_delta).
+  std::vector<double> last_product_seconds, last_tuple_seconds;
   std::string order_text;
   Clock::time_point started;      // of run(), for options.time_limit_seconds
   std::string position;           // "stratum N/T {relations} sweep S", for LimitReached
@@ -186,6 +189,9 @@ struct Engine::State {
   std::pair<int, int> block_levels(const RulePlan& plan, const std::string& variable) const;
   bool product_pairs_sub_bdds(const RulePlan& plan) const;
   std::optional<Bdd> run_rule_on_tuples(std::size_t rule);
+  bool prefer_tuple_delta(std::size_t rule) const;
+  std::optional<Bdd> run_delta_on_tuples(std::size_t rule, const std::set<std::size_t>& members,
+                                         const std::map<std::size_t, Bdd>& delta);
   std::shared_ptr<const KeyedIndex> index_static_side(
       const RulePlan& plan, const std::vector<std::string>& indexed,
       const std::vector<std::string>& other, const std::vector<rel::PhysicalId>& other_dropped,
@@ -1246,6 +1252,76 @@ std::optional<Bdd> Engine::State::run_rule_on_tuples(std::size_t rule) {
   return result;
 }
 
+// Whether a rule's next semi-naive step tries explicit tuples: chosen by measurement, once its
+// last step as products took kSlowProductSeconds or more, as long as the last one on tuples
+// (if any) was faster. The tuple path enumerates the static sides each time, which costs more
+// than a quick product: ThrowPointsTo's covered-call rule went from 0.8 to 66 s on antlr
+// when every eligible step took it. With tuple_joins_where_bdd_is_slow off (tests), always.
+bool Engine::State::prefer_tuple_delta(std::size_t rule) const {
+  if (!options.tuple_joins_where_bdd_is_slow) return true;
+  constexpr double kSlowProductSeconds = 0.05;
+  const double product = last_product_seconds[rule];
+  const double tuples = last_tuple_seconds[rule];
+  return product >= kSlowProductSeconds && (tuples < 0 || tuples < product);
+}
+
+// One semi-naive step of a rule whose body reads its component through one atom, joined with
+// static relations where the BDD product pairs sub-BDDs (product_pairs_sub_bdds), on explicit
+// tuples when the atom's delta is small (EngineOptions::tuple_delta_max); nullopt leaves it to
+// the BDD plan. Its result is the rule on that delta alone. MethodCallsMethod(ctx, caller, cc,
+// m) :- InstanceEdge(ctx, i, cc, m), UncoveredCall(i, caller), with I below M, took 120 of 760 s
+// on checkstyle under solar as products of a few thousand new edges each.
+std::optional<Bdd> Engine::State::run_delta_on_tuples(std::size_t rule,
+                                                      const std::set<std::size_t>& members,
+                                                      const std::map<std::size_t, Bdd>& delta) {
+  if (options.tuple_delta_max == 0 || delta.size() != 1) return std::nullopt;
+  const Rule& source = program.rules[rule];
+  const std::size_t changed = delta.begin()->first;
+  std::size_t member_atoms = 0;
+  for (const Literal& literal : source.body) {
+    const Atom* atom = std::get_if<Atom>(&literal);
+    if (atom == nullptr) continue;
+    const std::size_t r = relation_index.at(atom->relation);
+    if (members.count(r) != 0) ++member_atoms;
+    if (r != changed && BigUint(options.tuple_join_max_input) < relations[r].size())
+      return std::nullopt;
+  }
+  if (member_atoms != 1) return std::nullopt;
+  if (options.tuple_joins_where_bdd_is_slow && !product_pairs_sub_bdds(plans[rule]))
+    return std::nullopt;
+  rel::Relation gained(*space, relations[changed].name(), relations[changed].attributes());
+  gained.set_bdd(delta.begin()->second);
+  if (BigUint(options.tuple_delta_max) < gained.size()) return std::nullopt;
+  RuleProfile& profile = profiles[rule];
+  const auto start = Clock::now();
+  std::optional<Bdd> result;
+  try {
+    auto tuples = evaluate_rule_on_tuples(
+        source,
+        [&](const std::string& name) -> const rel::Relation& {
+          const std::size_t r = relation_index.at(name);
+          return r == changed ? gained : relations[r];
+        },
+        *space, options.tuple_limits);
+    if (tuples) {
+      result = rel::bdd_from_tuples(relations[plans[rule].head], std::move(*tuples));
+      ++profile.evaluations;
+      ++overheads.tuple_deltas;
+      if (options.profile) last_results[rule] = *result;
+    }
+  } catch (const bdd::NodeTableExhausted& e) {
+    throw rule_exhausted(rule, e);
+  } catch (const bdd::OperationStopped& e) {
+    throw_stopped(e, source.where, "during rule: " + source.text);
+  }
+  const double seconds = seconds_since(start);
+  profile.seconds += seconds;  // a try that gave up cost time too
+  last_tuple_seconds[rule] = result ? seconds : std::numeric_limits<double>::infinity();
+  space->manager().sample_peak();
+  profile.peak_nodes = std::max(profile.peak_nodes, space->manager().stats().used_nodes);
+  return result;
+}
+
 // `value` (over the variables `indexed`, the static side of a join) indexed by the variables
 // it shares with `other` (the side that changes), when the order puts all of some other
 // variable of `indexed` above them: only then does the product walk the static side whatever
@@ -1719,8 +1795,17 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
     const std::map<std::size_t, Bdd> delta = deltas(rule);
     begin_evaluation(rule);
     see_all(rule);
-    const auto [plan, rs] = choose(rule, delta);
-    absorb(rule, run_delta(rule, *plan, *rs, delta));
+    std::optional<Bdd> on_tuples;
+    if (prefer_tuple_delta(rule)) on_tuples = run_delta_on_tuples(rule, members, delta);
+    if (on_tuples) {
+      absorb(rule, *on_tuples);
+    } else {
+      const auto [plan, rs] = choose(rule, delta);
+      const auto start = Clock::now();
+      Bdd result = run_delta(rule, *plan, *rs, delta);
+      last_product_seconds[rule] = seconds_since(start);
+      absorb(rule, result);
+    }
     ++overheads.delta_evaluations;
     unprinted = true;
     schedule->evaluated(*position,
@@ -1775,6 +1860,8 @@ void Engine::run() {
       s.plan_rules(strata);
       if (s.options.plan_only) return;
       s.last_results.assign(s.plans.size(), Bdd::zero());
+      s.last_product_seconds.assign(s.plans.size(), -1);
+      s.last_tuple_seconds.assign(s.plans.size(), -1);
       for (std::size_t i = 0; i < strata.size(); ++i) {
         if (!s.options.seed_dir) {
           s.evaluate_stratum(strata[i], i + 1, strata.size());

@@ -48,6 +48,11 @@ struct EngineOptions {
   // then slow, see Engine::State::product_pairs_sub_bdds); false: every such small rule (tests).
   bool tuple_joins_where_bdd_is_slow = true;
   TupleRuleLimits tuple_limits;  // past them a rule goes back to its BDD plan
+  // In a recursive component, a semi-naive step of a rule with one atom over the component,
+  // joined with earlier relations where the BDD product is slow (as above), runs on explicit
+  // tuples when that atom's delta holds at most this many tuples and each other relation at
+  // most tuple_join_max_input; 0 keeps every step on BDD products.
+  std::uint64_t tuple_delta_max = std::uint64_t{1} << 16;
   // Stop with TimeLimitReached once solving has taken this long: checked before each rule
   // evaluation, and inside a long BDD operation at its next garbage collection
   // (bdd::Manager::set_deadline); 0: no limit.
@@ -136,6 +141,7 @@ struct EngineProfile {
   double absorbing = 0;                 // adding rule results to their heads
   double reporting = 0;                 // counting new tuples for the progress lines
   std::uint64_t tuple_rules = 0;        // rules evaluated on explicit tuples (tuple_join_max_input)
+  std::uint64_t tuple_deltas = 0;       // semi-naive steps evaluated so (tuple_delta_max)
   std::uint64_t keyed_joins = 0;        // joins with a keyed restriction of a static side
   std::uint64_t strata_from_seed = 0;   // run from their seeds (EngineOptions::seed_dir)
   std::string schedule;                 // EngineOptions::schedule

@@ -71,6 +71,7 @@ std::string stats_json(const Program& program, const Engine& engine, const Phase
       << ", \"preparing\": " << overheads.preparing << ", \"deltas\": " << overheads.deltas
       << ", \"absorbing\": " << overheads.absorbing << ", \"reporting\": " << overheads.reporting
       << ", \"tuple_rules\": " << overheads.tuple_rules
+      << ", \"tuple_deltas\": " << overheads.tuple_deltas
       << ", \"keyed_joins\": " << overheads.keyed_joins
       << ", \"strata_from_seed\": " << overheads.strata_from_seed
       << ", \"schedule\": " << json_string(overheads.schedule)

@@ -194,8 +194,8 @@ TEST(SolveGoldenTest, StatsToStdoutIsJsonWithRulesAndPeakNodes) {
   EXPECT_NE(json.find("\"operation_times\": {"), std::string::npos);
   EXPECT_NE(json.find("\"relprod\": {\"calls\": "), std::string::npos) << json;
   // The solver's own time besides the rules: each part named.
-  for (const char* part :
-       {"loading", "preparing", "deltas", "absorbing", "reporting", "tuple_rules", "keyed_joins"}) {
+  for (const char* part : {"loading", "preparing", "deltas", "absorbing", "reporting",
+                           "tuple_rules", "tuple_deltas", "keyed_joins"}) {
     EXPECT_NE(json.find("\"engine\": {"), std::string::npos);
     EXPECT_NE(json.find(std::string("\"") + part + "\": "), std::string::npos) << part;
   }

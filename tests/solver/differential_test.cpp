@@ -71,8 +71,9 @@ struct Totals {
   std::uint64_t derived_relations = 0;
   std::uint64_t nonempty_derived = 0;
   std::uint64_t derived_tuples = 0;
-  std::uint64_t tuple_rule_runs = 0;  // rule evaluations on explicit tuples
-  std::uint64_t keyed_joins = 0;      // joins with a keyed static side
+  std::uint64_t tuple_rule_runs = 0;   // rule evaluations on explicit tuples
+  std::uint64_t tuple_delta_runs = 0;  // semi-naive steps on explicit tuples
+  std::uint64_t keyed_joins = 0;       // joins with a keyed static side
   // bddbddb's constructs the generator draws: rules with a variable no positive atom binds,
   // with one quantified inside a negation, with an ordering comparison, relations with a
   // repeated attribute name.
@@ -133,6 +134,7 @@ std::string compare_program(const GeneratedProgram& generated, const std::filesy
     EngineOptions options;
     if (bdd_only) {
       options.tuple_join_max_input = 0;
+      options.tuple_delta_max = 0;
       options.keyed_indexes = false;
       options.delta_log_versions = 256;  // unions over long logs, pruned as readers catch up
     }
@@ -141,6 +143,9 @@ std::string compare_program(const GeneratedProgram& generated, const std::filesy
       options.keyed_indexes_where_product_is_slow = false;
       options.keyed_limits.cost_per_tuple = 0;
       options.delta_log_versions = 1;  // deltas over two additions or more: xor
+      // Semi-naive steps on tuples take the place of keyed joins where both apply: every other
+      // program, so that both keep being compared.
+      if (seed % 2 == 0) options.tuple_delta_max = 0;
     }
     const std::vector<std::string>& schedules = schedule_names();
     options.schedule =
@@ -156,6 +161,7 @@ std::string compare_program(const GeneratedProgram& generated, const std::filesy
       Engine engine(parsed, options);
       engine.run();
       totals.tuple_rule_runs += engine.engine_profile().tuple_rules;
+      totals.tuple_delta_runs += engine.engine_profile().tuple_deltas;
       totals.keyed_joins += engine.engine_profile().keyed_joins;
       totals.delta_evaluations[options.schedule] += engine.engine_profile().delta_evaluations;
       if (engine.var_order() != order)
@@ -213,7 +219,8 @@ TEST(DifferentialTest, EngineAgreesWithReferenceOnRandomPrograms) {
             << " engine runs, " << totals.derived_relations << " derived relations ("
             << totals.nonempty_derived << " nonempty, " << totals.derived_tuples << " tuples), "
             << totals.tuple_rule_runs << " rule evaluations on explicit tuples, "
-            << totals.keyed_joins << " joins with a keyed static side; rules with a variable no "
+            << totals.tuple_delta_runs << " semi-naive steps on them, " << totals.keyed_joins
+            << " joins with a keyed static side; rules with a variable no "
             << "positive atom binds " << totals.unbound_rules << ", with one quantified in a "
             << "negation " << totals.negation_local_rules
             << ", with <, <=, > or >= " << totals.ordering_rules
@@ -225,6 +232,7 @@ TEST(DifferentialTest, EngineAgreesWithReferenceOnRandomPrograms) {
   // The alternative paths and bddbddb's constructs must have been exercised, or part of this
   // test compares nothing new.
   EXPECT_GT(totals.tuple_rule_runs, totals.programs);
+  EXPECT_GT(totals.tuple_delta_runs, totals.programs / 10);
   EXPECT_GT(totals.keyed_joins, totals.programs / 2);
   EXPECT_GT(totals.unbound_rules, totals.programs / 4);
   EXPECT_GT(totals.negation_local_rules, totals.programs / 10);
