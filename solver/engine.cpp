@@ -1306,6 +1306,7 @@ std::optional<Bdd> Engine::State::run_delta_on_tuples(std::size_t rule,
     if (tuples) {
       result = rel::bdd_from_tuples(relations[plans[rule].head], std::move(*tuples));
       ++profile.evaluations;
+      ++profile.tuple_steps;
       ++overheads.tuple_deltas;
       if (options.profile) last_results[rule] = *result;
     }

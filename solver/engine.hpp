@@ -106,6 +106,7 @@ struct RuleProfile {
   SourceLocation where;
   std::uint64_t evaluations = 0;
   std::uint64_t keyed_joins = 0;  // of them, joins with a keyed static side
+  std::uint64_t tuple_steps = 0;  // of them, semi-naive steps on explicit tuples
   double seconds = 0;
   BigUint result_tuples;  // tuples the rule produced in its last evaluation (with profile on)
   std::uint64_t peak_nodes = 0;  // node table occupancy seen right after its evaluations

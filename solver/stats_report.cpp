@@ -97,7 +97,7 @@ std::string stats_json(const Program& program, const Engine& engine, const Phase
     out << (i == 0 ? "\n" : ",\n") << "    {\"rule\": " << json_string(p.rule_text)
         << ", \"location\": " << json_string(p.where.to_string())
         << ", \"evaluations\": " << p.evaluations << ", \"keyed_joins\": " << p.keyed_joins
-        << ", \"seconds\": " << p.seconds
+        << ", \"tuple_steps\": " << p.tuple_steps << ", \"seconds\": " << p.seconds
         << ", \"result_tuples\": " << json_string(p.result_tuples.to_string())
         << ", \"peak_nodes\": " << p.peak_nodes << ", \"step_literals\": ";
     write_list(out, p.step_literals);
