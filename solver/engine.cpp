@@ -1270,7 +1270,7 @@ bool Engine::State::prefer_tuple_delta(std::size_t rule) const {
 // tuples when the atom's delta is small (EngineOptions::tuple_delta_max); nullopt leaves it to
 // the BDD plan. Its result is the rule on that delta alone. MethodCallsMethod(ctx, caller, cc,
 // m) :- InstanceEdge(ctx, i, cc, m), UncoveredCall(i, caller), with I below M, took 120 of 760 s
-// on checkstyle under solar as products of a few thousand new edges each.
+// on checkstyle under solar as products (77 s with this path).
 std::optional<Bdd> Engine::State::run_delta_on_tuples(std::size_t rule,
                                                       const std::set<std::size_t>& members,
                                                       const std::map<std::size_t, Bdd>& delta) {
