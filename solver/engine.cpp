@@ -188,6 +188,8 @@ struct Engine::State {
   Bdd run_rule(std::size_t rule, const std::function<Bdd()>& evaluate);
   std::pair<int, int> block_levels(const RulePlan& plan, const std::string& variable) const;
   bool product_pairs_sub_bdds(const RulePlan& plan) const;
+  std::optional<Bdd> encode_rule_on_tuples(
+      std::size_t rule, const std::function<const rel::Relation&(const std::string&)>& relation);
   std::optional<Bdd> run_rule_on_tuples(std::size_t rule);
   bool prefer_tuple_delta(std::size_t rule) const;
   std::optional<Bdd> run_delta_on_tuples(std::size_t rule, const std::set<std::size_t>& members,
@@ -1227,26 +1229,36 @@ std::optional<Bdd> Engine::State::run_rule_on_tuples(std::size_t rule) {
     if (atom != nullptr && limit < relations[relation_index.at(atom->relation)].size())
       return std::nullopt;
   }
+  std::optional<Bdd> result =
+      encode_rule_on_tuples(rule, [&](const std::string& name) -> const rel::Relation& {
+        return relations[relation_index.at(name)];
+      });
+  if (result) ++overheads.tuple_rules;
+  return result;
+}
+
+// The rule evaluated on the tuples `relation` gives for each body relation, its result encoded
+// into the head, with the rule's profile kept (a try that gave up counts its seconds); nullopt
+// when the tuple path gave up (TupleRuleLimits).
+std::optional<Bdd> Engine::State::encode_rule_on_tuples(
+    std::size_t rule, const std::function<const rel::Relation&(const std::string&)>& relation) {
   RuleProfile& profile = profiles[rule];
+  const Rule& source = program.rules[rule];
   const auto start = Clock::now();
   std::optional<Bdd> result;
   try {
-    auto tuples = evaluate_rule_on_tuples(
-        program.rules[rule],
-        [&](const std::string& name) -> const rel::Relation& {
-          return relations[relation_index.at(name)];
-        },
-        *space, options.tuple_limits);
+    auto tuples = evaluate_rule_on_tuples(source, relation, *space, options.tuple_limits);
     if (tuples) {
       result = rel::bdd_from_tuples(relations[plans[rule].head], std::move(*tuples));
       ++profile.evaluations;
-      ++overheads.tuple_rules;
       if (options.profile) last_results[rule] = *result;
     }
   } catch (const bdd::NodeTableExhausted& e) {
     throw rule_exhausted(rule, e);
+  } catch (const bdd::OperationStopped& e) {
+    throw_stopped(e, source.where, "during rule: " + source.text);
   }
-  profile.seconds += seconds_since(start);  // a try that gave up cost time too
+  profile.seconds += seconds_since(start);
   space->manager().sample_peak();
   profile.peak_nodes = std::max(profile.peak_nodes, space->manager().stats().used_nodes);
   return result;
@@ -1292,34 +1304,18 @@ std::optional<Bdd> Engine::State::run_delta_on_tuples(std::size_t rule,
   rel::Relation gained(*space, relations[changed].name(), relations[changed].attributes());
   gained.set_bdd(delta.begin()->second);
   if (BigUint(options.tuple_delta_max) < gained.size()) return std::nullopt;
-  RuleProfile& profile = profiles[rule];
   const auto start = Clock::now();
-  std::optional<Bdd> result;
-  try {
-    auto tuples = evaluate_rule_on_tuples(
-        source,
-        [&](const std::string& name) -> const rel::Relation& {
-          const std::size_t r = relation_index.at(name);
-          return r == changed ? gained : relations[r];
-        },
-        *space, options.tuple_limits);
-    if (tuples) {
-      result = rel::bdd_from_tuples(relations[plans[rule].head], std::move(*tuples));
-      ++profile.evaluations;
-      ++profile.tuple_steps;
-      ++overheads.tuple_deltas;
-      if (options.profile) last_results[rule] = *result;
-    }
-  } catch (const bdd::NodeTableExhausted& e) {
-    throw rule_exhausted(rule, e);
-  } catch (const bdd::OperationStopped& e) {
-    throw_stopped(e, source.where, "during rule: " + source.text);
+  std::optional<Bdd> result =
+      encode_rule_on_tuples(rule, [&](const std::string& name) -> const rel::Relation& {
+        const std::size_t r = relation_index.at(name);
+        return r == changed ? gained : relations[r];
+      });
+  last_tuple_seconds[rule] =
+      result ? seconds_since(start) : std::numeric_limits<double>::infinity();
+  if (result) {
+    ++profiles[rule].tuple_steps;
+    ++overheads.tuple_deltas;
   }
-  const double seconds = seconds_since(start);
-  profile.seconds += seconds;  // a try that gave up cost time too
-  last_tuple_seconds[rule] = result ? seconds : std::numeric_limits<double>::infinity();
-  space->manager().sample_peak();
-  profile.peak_nodes = std::max(profile.peak_nodes, space->manager().stats().used_nodes);
   return result;
 }
 
