@@ -31,6 +31,7 @@ po::options_description analyze_options() {
       "hard limit on the node table; exceeding it is an error naming the rule (default: none)")(
       "max-memory", po::value<std::string>(), max_memory_help().c_str())(
       "tuple-joins", po::value<std::string>(), tuple_joins_help().c_str())(
+      "tuple-deltas", po::value<std::string>(), tuple_deltas_help().c_str())(
       "time-limit", po::value<std::string>(), kTimeLimitHelp)(
       "schedule", po::value<std::string>(),
       schedule_help("cheap-first for flavours with heap contexts, rule-fixpoint for the others")
@@ -167,6 +168,8 @@ std::optional<AnalyzeArguments> parse_analyze_arguments(int argc, char** argv) {
     args.max_memory = positive_count("max-memory", vm["max-memory"].as<std::string>());
   if (vm.count("tuple-joins"))
     args.tuple_joins = count("tuple-joins", vm["tuple-joins"].as<std::string>());
+  if (vm.count("tuple-deltas"))
+    args.tuple_deltas = count("tuple-deltas", vm["tuple-deltas"].as<std::string>());
   if (vm.count("time-limit"))
     args.time_limit = positive_seconds("time-limit", vm["time-limit"].as<std::string>());
   if (vm.count("schedule")) args.schedule = schedule_name(vm["schedule"].as<std::string>());

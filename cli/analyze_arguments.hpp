@@ -27,6 +27,7 @@ struct AnalyzeArguments {
   std::optional<std::uint64_t> max_nodes;
   std::optional<std::uint64_t> max_memory;  // MiB
   std::optional<std::uint64_t> tuple_joins;
+  std::optional<std::uint64_t> tuple_deltas;
   std::optional<double> time_limit;
   std::optional<std::string> schedule;  // solver::EngineOptions::schedule
   std::string out;

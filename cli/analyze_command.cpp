@@ -260,6 +260,7 @@ PreparedAnalysis prepare_analysis(const AnalyzeArguments& args, const AnalyzeInp
   if (args.max_nodes) options.bdd.max_nodes = *args.max_nodes;
   options.bdd.memory_budget_bytes = memory_budget_bytes(args.max_memory);
   if (args.tuple_joins) options.tuple_join_max_input = *args.tuple_joins;
+  if (args.tuple_deltas) options.tuple_delta_max = *args.tuple_deltas;
   if (args.time_limit) options.time_limit_seconds = *args.time_limit;
   if (args.schedule) options.schedule = *args.schedule;
   options.rules_dir = args.rules;

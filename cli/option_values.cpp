@@ -89,6 +89,12 @@ std::string tuple_joins_help() {
          std::to_string(solver::EngineOptions{}.tuple_join_max_input) + "; 0: BDD products only)";
 }
 
+std::string tuple_deltas_help() {
+  return "semi-naive steps whose delta holds at most N tuples may run on explicit tuples, where "
+         "timing shows it faster than the BDD product (default " +
+         std::to_string(solver::EngineOptions{}.tuple_delta_max) + "; 0: BDD products only)";
+}
+
 std::string schedule_help(const std::string& default_text) {
   std::string names;
   for (const std::string& name : solver::schedule_names())

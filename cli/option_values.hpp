@@ -25,6 +25,8 @@ std::optional<boost::program_options::variables_map> parse_command_line_with_pro
 std::uint64_t positive_count(const std::string& option, const std::string& text);
 // --tuple-joins, as solve and analyze describe it (with the engine's default).
 std::string tuple_joins_help();
+// --tuple-deltas, likewise (solver::EngineOptions::tuple_delta_max).
+std::string tuple_deltas_help();
 // A positive, finite number of seconds (--time-limit 300, 0.5); an error naming the option
 // otherwise.
 double positive_seconds(const std::string& option, const std::string& text);

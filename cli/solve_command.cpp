@@ -32,7 +32,7 @@ double since(Clock::time_point t) {
 struct SolveArguments {
   std::string program;
   std::optional<std::string> input_dir, output_dir, order, stats, seed, write_state, schedule;
-  std::optional<std::uint64_t> nodes, cache, max_nodes, max_memory, tuple_joins;
+  std::optional<std::uint64_t> nodes, cache, max_nodes, max_memory, tuple_joins, tuple_deltas;
   std::optional<double> time_limit;
   bool quiet = false;
 };
@@ -54,6 +54,7 @@ po::options_description solve_options() {
       "hard limit on the node table; exceeding it is an error naming the rule (default: none)")(
       "max-memory", po::value<std::string>(), max_memory_help().c_str())(
       "tuple-joins", po::value<std::string>(), tuple_joins_help().c_str())(
+      "tuple-deltas", po::value<std::string>(), tuple_deltas_help().c_str())(
       "time-limit", po::value<std::string>(), kTimeLimitHelp)(
       "schedule", po::value<std::string>(),
       schedule_help(solver::schedule_names().front()).c_str())(
@@ -93,6 +94,7 @@ std::optional<SolveArguments> parse_arguments(int argc, char** argv) {
   if (auto v = text("max-nodes")) args.max_nodes = positive_count("max-nodes", *v);
   if (auto v = text("max-memory")) args.max_memory = positive_count("max-memory", *v);
   if (auto v = text("tuple-joins")) args.tuple_joins = count("tuple-joins", *v);
+  if (auto v = text("tuple-deltas")) args.tuple_deltas = count("tuple-deltas", *v);
   if (auto v = text("time-limit")) args.time_limit = positive_seconds("time-limit", *v);
   if (auto v = text("schedule")) args.schedule = schedule_name(*v);
   args.quiet = vm.count("quiet") != 0;
@@ -157,6 +159,7 @@ int run_solve(const SolveArguments& args) {
   if (args.max_nodes) options.bdd.max_nodes = *args.max_nodes;
   options.bdd.memory_budget_bytes = memory_budget_bytes(args.max_memory);
   if (args.tuple_joins) options.tuple_join_max_input = *args.tuple_joins;
+  if (args.tuple_deltas) options.tuple_delta_max = *args.tuple_deltas;
   if (args.time_limit) options.time_limit_seconds = *args.time_limit;
   if (args.schedule) options.schedule = *args.schedule;
   options.progress = args.quiet ? nullptr : &std::cerr;

@@ -212,6 +212,7 @@ AnalysisResult Analysis::run() {
   engine_options.bdd = options_.bdd;
   engine_options.domain_lanes = context_lanes(flavour, options_.context_bits);
   engine_options.tuple_join_max_input = options_.tuple_join_max_input;
+  engine_options.tuple_delta_max = options_.tuple_delta_max;
   engine_options.delta_log_versions = delta_log_versions(flavour);
   engine_options.time_limit_seconds = options_.time_limit_seconds;
   engine_options.schedule = options_.schedule.value_or(default_schedule(flavour));

@@ -35,6 +35,8 @@ struct AnalysisOptions {
   // rules evaluated once over relations of at most this many tuples run on explicit tuples
   // (solver::EngineOptions::tuple_join_max_input); 0: BDD products only
   std::uint64_t tuple_join_max_input = solver::EngineOptions{}.tuple_join_max_input;
+  // semi-naive steps on explicit tuples (solver::EngineOptions::tuple_delta_max); 0: off
+  std::uint64_t tuple_delta_max = solver::EngineOptions{}.tuple_delta_max;
   // H elements allocated with the empty heap context under every flavour
   // (ContextConstructors::context_free_heaps, filled by heap_merging.hpp's context_free_heaps)
   std::vector<std::uint64_t> context_free_heaps;

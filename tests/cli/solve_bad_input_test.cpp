@@ -475,6 +475,11 @@ TEST_F(SolveUsageTest, NegativeTupleJoinLimit) {
   expect_usage_error({"--tuple-joins", "-1"}, {"'-1'", "--tuple-joins", "non-negative integer"});
 }
 
+TEST_F(SolveUsageTest, NegativeTupleDeltaLimit) {
+  expect_usage_error({"--tuple-deltas", "-1"},
+                     {"'-1'", "--tuple-deltas", "non-negative integer"});
+}
+
 TEST_F(SolveUsageTest, TimeLimitThatIsNotAPositiveNumberOfSeconds) {
   expect_usage_error({"--time-limit", "0"}, {"'0'", "--time-limit", "positive number of seconds"});
   expect_usage_error({"--time-limit", "1h"}, {"'1h'", "--time-limit"});
