@@ -476,8 +476,7 @@ TEST_F(SolveUsageTest, NegativeTupleJoinLimit) {
 }
 
 TEST_F(SolveUsageTest, NegativeTupleDeltaLimit) {
-  expect_usage_error({"--tuple-deltas", "-1"},
-                     {"'-1'", "--tuple-deltas", "non-negative integer"});
+  expect_usage_error({"--tuple-deltas", "-1"}, {"'-1'", "--tuple-deltas", "non-negative integer"});
 }
 
 TEST_F(SolveUsageTest, TimeLimitThatIsNotAPositiveNumberOfSeconds) {
