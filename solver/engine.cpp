@@ -1067,7 +1067,11 @@ Bdd Engine::State::apply_step(const PlanStep& step, const Bdd& acc, const Bdd& v
     return acc.and_exists(value, atom->quantify_after);
   }
   const ConstraintStep& c = std::get<ConstraintStep>(step);
-  return (c.subtract ? acc - c.constraint : acc & c.constraint).exists(c.quantify_after);
+  // One product where the step quantifies (a comparison run before its second variable's atom,
+  // rule_plan.cpp's compare_before_binding): the pairs it relates are never built whole.
+  if (!c.quantify_after.is_one())
+    return acc.and_exists(c.subtract ? !c.constraint : c.constraint, c.quantify_after);
+  return c.subtract ? acc - c.constraint : acc & c.constraint;
 }
 
 Bdd Engine::State::finish_head(const RulePlan& plan, Bdd acc) const {

@@ -1,6 +1,8 @@
 // A rule compiled to a sequence of BDD steps. How the plan is chosen:
 //  * Join order: positive atoms in the order written (as bddbddb does); each
-//    negated atom and comparison runs as soon as all its variables are bound. A variable
+//    negated atom and comparison runs as soon as all its variables are bound, except that
+//    a comparison of a variable that dies there with one a later atom binds runs before that
+//    atom, quantifying the first (no pairs of the two are built). A variable
 //    no positive atom binds (nor '=') is bounded to its domain's elements by a step of its
 //    own, just before the first literal that needs it (bddbddb's meaning: every element).
 //  * Early quantification: a variable not in the head is quantified in the

@@ -1,8 +1,10 @@
-// Rule plans (solver/rule_plan.hpp): where a stratum atom's dropped positions are quantified.
+// Rule plans (solver/rule_plan.hpp): where a stratum atom's dropped positions are quantified,
+// and where a comparison runs.
 #include "solver/rule_plan.hpp"
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <set>
 #include <string>
 #include <vector>
@@ -22,15 +24,22 @@ C 4
 V 16
 H 16
 F 4
+I 8
+M 8
 pt (ctx : C, var : V, heap : H) inputtuples
 store (field : F, from : V) inputtuples
 ctxOf (ctx : C, var : V) inputtuples
 fieldPt (field : F, heap : H) printsize
 ctxPt (ctx : C, heap : H) printsize
 notPt (field : F) printsize
+target (invoke : I, method : M) inputtuples
+poly (invoke : I) printsize
+ordered (m1 : M, m2 : M) printsize
 fieldPt(f, h) :- store(f, v), pt(_, v, h).
 ctxPt(c, h) :- ctxOf(c, v), pt(_, v, h).
 notPt(f) :- store(f, v), !pt(0, v, 0).
+poly(i) :- target(i, m1), target(i, m2), m1 != m2.
+ordered(m1, m2) :- target(i, m1), target(i, m2), m1 < m2.
 )";
 
 class RulePlanTest : public ::testing::Test {
@@ -87,6 +96,21 @@ TEST_F(RulePlanTest, ADroppedPositionOnALiveVariablesInstanceIsProjectedFirst) {
 
 TEST_F(RulePlanTest, ANegatedAtomIsProjectedFirst) {
   EXPECT_FALSE(second_step(2, true).drop_in_join);
+}
+
+// PolymorphicCall's shape: m1 dies in the comparison, m2 is bound by the second atom, so the
+// comparison runs between the two atoms and quantifies m1 (no pairs of targets are built).
+TEST_F(RulePlanTest, AComparisonOfADyingVariableRunsBeforeTheAtomBindingTheOther) {
+  const RulePlan plan = plan_rule(program_.rules[3], shapes_, space_);
+  EXPECT_EQ(plan.body_literals, (std::vector<std::int64_t>{0, 2, 1}));
+  const auto& comparison = std::get<ConstraintStep>(plan.steps.at(1));
+  EXPECT_FALSE(comparison.quantify_after.is_one());
+}
+
+// Where both variables reach the head, the comparison waits until both atoms are joined.
+TEST_F(RulePlanTest, AComparisonOfTwoLiveVariablesRunsAfterBothAtoms) {
+  const RulePlan plan = plan_rule(program_.rules[4], shapes_, space_);
+  EXPECT_EQ(plan.body_literals, (std::vector<std::int64_t>{0, 1, 2}));
 }
 
 }  // namespace
