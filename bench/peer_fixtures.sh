@@ -30,10 +30,21 @@ done
 . bench/lib.sh
 install_packages openjdk-17-jdk-headless python3
 build_refract "$build"
-classes="$out_root/classes"
-rm -rf "$classes" && mkdir -p "$classes"
-find tests/fixtures/java/pointsto -name '*.java' -print0 |
+classes="$out_root/classes" java_base="$out_root/java-base"
+rm -rf "$classes" "$java_base" && mkdir -p "$classes" "$java_base"
+# As tests/CMakeLists.txt compiles them: unsafe uses jdk.internal.misc (javac refuses
+# --add-exports with --release), deserialize a stand-in of a java.base class, patched in.
+unsafe=tests/fixtures/java/pointsto/unsafe/Main.java
+deserialize=tests/fixtures/java/pointsto/deserialize/Main.java
+find tests/fixtures/java/pointsto -name '*.java' ! -path "$unsafe" ! -path "$deserialize" -print0 |
   xargs -0 javac --release 17 -g -encoding UTF-8 -d "$classes"
+javac -source 17 -target 17 -g -encoding UTF-8 -nowarn \
+  --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -cp "$classes" -d "$classes" "$unsafe"
+javac -source 17 -target 17 -g -encoding UTF-8 -nowarn \
+  --patch-module java.base=tests/fixtures/java-base -d "$java_base" \
+  tests/fixtures/java-base/java/io/ObjectStreamClass.java
+javac -source 17 -target 17 -g -encoding UTF-8 -nowarn \
+  --patch-module java.base=tests/fixtures/java-base -implicit:none -d "$classes" "$deserialize"
 souffle=$("$peers_src/build-souffle.sh" "$souffle_prefix" | tail -1)
 jdk=/usr/lib/jvm/java-17-openjdk-amd64
 
@@ -45,12 +56,12 @@ python3 - "$jdk/jmods/java.base.jmod" "$small_jdk/jmods/java.base.jmod" \
 import io, re, sys, zipfile
 base, out, header = sys.argv[1:]
 text = open(header).read()
-names = re.findall(r'"(java/[A-Za-z/]+)"', text.split("kJdkClasses[]")[1].split("};")[0])
+names = re.findall(r'"((?:java|jdk)/[A-Za-z/$]+)"', text.split("kJdkClasses[]")[1].split("};")[0])
 data = open(base, "rb").read()
 src = zipfile.ZipFile(io.BytesIO(data[4:]))
 buf = io.BytesIO()
 with zipfile.ZipFile(buf, "w") as z:
-    for n in names:
+    for n in names + ["module-info"]:  # java.base's own module-info, as small_jdk.hpp adds it
         z.writestr("classes/%s.class" % n, src.read("classes/%s.class" % n))
 open(out, "wb").write(b"JM\x01\x00" + buf.getvalue())
 PY
@@ -59,6 +70,7 @@ install_packages libantlr-java
 agree=0 differ=()
 for fixture in $(ls tests/fixtures/java/pointsto | grep -v README) antlr; do
   class_path="$classes" main="pointsto.$fixture.Main"
+  [ "$fixture" = deserialize ] && class_path="$classes:$java_base"
   [ "$fixture" = antlr ] && class_path=/usr/share/java/antlr.jar main=antlr.Tool
   for flavour in $flavours; do
     dir="$out_root/$fixture/$flavour"
