@@ -278,7 +278,7 @@ std::map<std::string, Result> expect_subsets_of_insensitive(const TempDir& dir,
   return runs;
 }
 
-// Context sensitivity only removes spurious facts, on every fixture.
+// Context sensitivity only removes spurious facts, on the program of all fixtures.
 TEST(FlavourInvariantTest, SensitiveResultsAreSubsetsOfTheInsensitiveOnes) {
   TempDir dir;
   expect_subsets_of_insensitive(dir, fixture_program(kUnion), kSensitiveFlavours);
