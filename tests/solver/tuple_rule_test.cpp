@@ -178,6 +178,12 @@ class TupleDeltaTest : public EngineTestFolder {
     std::uint64_t tuple_deltas = 0;
     std::uint64_t caller_callee_steps = 0;  // the callerCallee rule's own, as --stats lists them
   };
+  // The tuple path wherever it applies, whatever it costs (not chosen by timing).
+  static EngineOptions tuples_wherever_they_apply() {
+    EngineOptions options;
+    options.tuple_joins_where_bdd_is_slow = false;
+    return options;
+  }
   Run run(const std::string& order, const EngineOptions& base) {
     const Program program = parse(kRecursiveCallProgram);
     Engine engine(program, options(order, base));
@@ -199,25 +205,18 @@ TEST_F(TupleDeltaTest, SemiNaiveStepsOnTuplesGiveTheProductsAnswer) {
   EXPECT_EQ(by_products.caller_callee, kCallerCallee);
   EXPECT_EQ(by_products.tuple_deltas, 0u);
 
-  EngineOptions tuples;
-  tuples.tuple_joins_where_bdd_is_slow = false;  // wherever it applies, whatever it costs
-  const Run on_tuples = run("M0xM1_I0", tuples);
+  const Run on_tuples = run("M0xM1_I0", tuples_wherever_they_apply());
   EXPECT_EQ(on_tuples.caller_callee, kCallerCallee);
   EXPECT_GT(on_tuples.caller_callee_steps, 0u);
   EXPECT_GE(on_tuples.tuple_deltas, on_tuples.caller_callee_steps);
 }
 
 TEST_F(TupleDeltaTest, ADeltaAboveTheLimitStaysOnProducts) {
-  EngineOptions options;
-  options.tuple_joins_where_bdd_is_slow = false;
+  EngineOptions options = tuples_wherever_they_apply();
   options.tuple_delta_max = 1;  // the chain's sweeps add more than one edge at a time
   const Run r = run("M0xM1_I0", options);
   EXPECT_EQ(r.caller_callee, kCallerCallee);
-  const Run unlimited = run("M0xM1_I0", [] {
-    EngineOptions o;
-    o.tuple_joins_where_bdd_is_slow = false;
-    return o;
-  }());
+  const Run unlimited = run("M0xM1_I0", tuples_wherever_they_apply());
   EXPECT_LT(r.tuple_deltas, unlimited.tuple_deltas);
 }
 
