@@ -20,10 +20,14 @@
 # application, so none:application separates what the closed world costs from what reflection
 # costs. A mode written MODE@annotated (solar@annotated) runs MODE with
 # --reflection-annotations bench/annotations/PROGRAM.tsv: the sites the paper's workflow
-# annotates after probing a program (Solar paper, Sec. 7.4; each file says why per line).
+# annotates after probing a program (Solar paper, Sec. 7.4; each file says why per line). Mode
+# `tamiflex` runs --reflection tamiflex=PROGRAM/refl.log: the code the recorded run reached by
+# reflection, without inference, so that solar's cost splits into what reaching that code costs
+# (tamiflex against none) and what inferring it costs (solar against tamiflex).
 #
 # Usage: bench/reflection.sh [--programs "antlr hsqldb xalan checkstyle fop lucene"]
-#                            [--modes "none strings probe solar"] [--flavours "insens 2-type+H"]
+#                            [--modes "none strings probe solar tamiflex"]
+#                            [--flavours "insens 2-type+H"]
 #                            [--insens-limit S] [--deep-limit S] [--max-memory MIB]
 #                            [--tamiflex DIR] [--build DIR] [--out DIR] [--tables-only]
 set -euo pipefail
@@ -132,6 +136,8 @@ run_one() {
     mode="${mode%@annotated}"
   fi
   [[ "$mode" == *:* ]] && world=(--closed-world "${mode#*:}")
+  local reflection="${mode%%:*}"
+  [ "$reflection" = tamiflex ] && reflection="tamiflex=$tamiflex/$program/refl.log"
   rm -rf "$out" "$out".{time,log,rules.json,run} && mkdir -p "$out"
   local load_start rc=0 status
   load_start=$(loadavg)
@@ -139,7 +145,7 @@ run_one() {
   # on without reaching a check.
   /usr/bin/time -f 'TIME %e %M' -o "$out.time" timeout "$((limit + 600))" "$refract" analyze --no-cache \
     --classpath "$(class_path_for "$program")" --jdk "$jdk" --main "$main" \
-    --context "$flavour" --reflection "${mode%%:*}" "${world[@]}" "${annotations[@]}" --out "$out" --time-limit "$limit" \
+    --context "$flavour" --reflection "$reflection" "${world[@]}" "${annotations[@]}" --out "$out" --time-limit "$limit" \
     --max-memory "$max_memory" --rule-stats "$out.rules.json" </dev/null >"$out.log" 2>&1 || rc=$?
   case "$rc" in
     0) status=ok ;;

@@ -474,7 +474,8 @@ def main():
     print("seconds: wall clock of the whole `refract analyze` (summed over lucene's two mains);"
           " x none: against the none run of the program and flavour; Mnodes: BDD nodes the solver"
           " produced, in millions (its work, which the machine's load does not change), and x"
-          " none of it; load: 1-minute load"
+          " none and x tamiflex of it (tamiflex: the recorded targets without inference, where"
+          " that mode ran); load: 1-minute load"
           " average at the start / end; sites: reflective call sites reached; unsound, no-meta:"
           " sites the report flags possibly unsound, side-effect sites no metaobject reaches;"
           " imprecise: reflection.json's possibly_imprecise (more than 1 target or type made"
@@ -483,6 +484,7 @@ def main():
     for program, (env, groups, origins, lines) in loaded.items():
         for flavour in flavours:
             base = groups.get((flavour, "none"))
+            logged = groups.get((flavour, "tamiflex"))
             for mode in modes:
                 g = groups.get((flavour, mode))
                 if g is None:
@@ -493,16 +495,19 @@ def main():
                     ratio = secs / base.seconds()
                     nodes_ratio = g.nodes_produced() / base.nodes_produced()
                 counts = g.site_counts() if g.ok and mode.split(":")[0] != "none" else (None,) * 5
+                logged_ratio = None
+                if g.ok and logged is not None and logged.ok:
+                    logged_ratio = g.nodes_produced() / logged.nodes_produced()
                 mnodes = g.nodes_produced() / 1e6 if g.ok else None
                 rows.append([program, flavour, mode, g.status(), fmt(secs, ".0f"),
                              fmt(ratio, ".2f"), fmt(mnodes, ".0f"), fmt(nodes_ratio, ".2f"),
-                             fmt(g.rss()), g.load(),
+                             fmt(logged_ratio, ".2f"), fmt(g.rss()), g.load(),
                              fmt(g.union("methods")), fmt(g.union("edges")),
                              fmt(g.union("poly")), fmt(g.union("casts")),
                              fmt(counts[0]), fmt(counts[1]), fmt(counts[2]),
                              f"{fmt(counts[3])} / {fmt(counts[4])}"])
     table(["program", "flavour", "mode", "status", "seconds", "x none", "Mnodes",
-           "x none", "peak MiB", "load",
+           "x none", "x tamiflex", "peak MiB", "load",
            "methods", "edges", "poly", "casts", "sites", "unsound", "no-meta",
            "imprecise >1 / >10"], rows)
 
