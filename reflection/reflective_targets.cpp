@@ -130,6 +130,15 @@ std::string element_name(TargetRelation relation, ApiKind kind, std::string_view
   return type;
 }
 
+// An array object is made of its array type (directed.datalog), which the facts hold only
+// where the program names it: without it the rules could make nothing, so the log line is
+// listed, and the annotation refused, instead of being taken and dropped.
+std::string missing_array_type(std::string_view target) {
+  const std::string type = parse_type_name(target);
+  return "T element " + type + " is not in the facts: the program names no " + type +
+         ", so no such array can be made";
+}
+
 // The relation an annotation's TARGET goes to (not for never).
 TargetRelation annotation_relation(AnnotationKind kind) {
   switch (kind) {
@@ -311,6 +320,9 @@ AnnotatedTargets resolve_annotations(const FactDatabase& facts,
       throw InputError(a.target_where, std::string(annotation_kind_name(a.kind)) + " " + name +
                                            " is not in the facts");
     }
+    if (*kind == ApiKind::kArrayNewInstance && !element(facts, "T", parse_type_name(a.target))) {
+      throw InputError(a.target_where, missing_array_type(a.target));
+    }
     tuples_of(relation, out.classes, out.methods, out.fields).push_back({*site, *target});
   }
   std::sort(out.never.begin(), out.never.end());
@@ -363,6 +375,11 @@ LoggedTargets resolve_log(const FactDatabase& facts,
     if (!target) {
       unmatched(UnmatchedReason::kTargetNotInFacts,
                 std::string(domain_of(*relation)) + " element " + name + " is not in the facts");
+      continue;
+    }
+    if (*entry.kind == ApiKind::kArrayNewInstance &&
+        !element(facts, "T", parse_type_name(entry.target))) {
+      unmatched(UnmatchedReason::kTargetNotInFacts, missing_array_type(entry.target));
       continue;
     }
     auto& tuples = tuples_of(*relation, out.classes, out.methods, out.fields);

@@ -171,6 +171,20 @@ TEST_F(ReflectiveTargetsTest, AnnotationsResolveToTheirRelations) {
   EXPECT_EQ(t.fields, (Tuples{{s.set, field(kFooFrom)}}));
 }
 
+// The rules make an array object of its array type, which the facts hold only where the
+// program names it (app.Foo[] here is not): such a line is listed, never taken and dropped.
+TEST_F(ReflectiveTargetsTest, AnArrayTypeTheFactsLackIsListedNotTaken) {
+  const LoggedTargets t = p.resolve(
+      "Array.newInstance;app.Foo[];app.Main.main;14;;1\n"
+      "Array.newInstance;int[];app.Main.main;14;;1\n");
+  EXPECT_EQ(t.classes, (Tuples{{s.array, type("int")}}));
+  ASSERT_EQ(t.unmatched.size(), 1u);
+  EXPECT_EQ(t.unmatched[0].reason, UnmatchedReason::kTargetNotInFacts);
+  EXPECT_EQ(t.unmatched[0].detail,
+            "T element app.Foo[] is not in the facts: the program names no app.Foo[], so no such "
+            "array can be made");
+}
+
 TEST_F(ReflectiveTargetsTest, AnnotationErrorsNameFileLineAndColumn) {
   const std::string for_name =
       frontend::invocation_site_name(kMain, "java/lang/Class", "forName", 0);
@@ -200,6 +214,10 @@ TEST_F(ReflectiveTargetsTest, AnnotationErrorsNameFileLineAndColumn) {
   EXPECT_EQ(annotation_error(array_site + "\tclass\tint\n", &where),
             "an Array.newInstance site instantiates an array: TARGET is its type, int[] for an "
             "array of int");
+  EXPECT_EQ(where.column, array_site.size() + 8);
+  EXPECT_EQ(annotation_error(array_site + "\tclass\tapp.Foo[]\n", &where),
+            "T element app.Foo[] is not in the facts: the program names no app.Foo[], so no such "
+            "array can be made");
   EXPECT_EQ(where.column, array_site.size() + 8);
 
   const std::string invoke_site =
