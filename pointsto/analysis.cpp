@@ -175,6 +175,7 @@ AnalysisResult Analysis::run() {
   ContextConstructors constructors;
   constructors.flavour = flavour;
   constructors.context_free_heaps = options_.context_free_heaps;
+  constructors.heap_elements = facts_.domain("H").size();
   if (flavour.kind == ContextKind::kCloning) {
     const auto prepass_start = Clock::now();
     constructors.cloning = number_call_paths(prepass_call_graph());
@@ -186,7 +187,8 @@ AnalysisResult Analysis::run() {
     constructors.layout = context_layout(
         flavour, element_count(flavour, facts_, options_.context_element_capacity), "--context");
   }
-  if (flavour.kind == ContextKind::kType) constructors.heap_classes = heap_classes(facts_);
+  if (flavour.kind == ContextKind::kType)
+    constructors.heap_classes = heap_classes(facts_, constructors.context_free_heaps);
   write_text(options_.work_dir / "contexts.datalog",
              "# Context domains of flavour " + flavour.name + ", written by refract analyze\n" +
                  "C " + std::to_string(constructors.layout.context_size) + "\nHC " +

@@ -137,7 +137,8 @@ void ContextConstructors::build_record(rel::Relation& r) const {
   const Bdd from_context =
       shifted_copy(hctx, flavour.heap_depth, 0, ctx, flavour.depth, layout.field_bits);
   const Bdd free = heap_set(r, context_free_heaps);
-  r.set_bdd((from_context & !free) | (free & hctx.equals_constant(0)));
+  const Bdd elements = heap_elements == 0 ? Bdd::one() : blocks[0].in_range(0, heap_elements - 1);
+  r.set_bdd((from_context & elements & !free) | (free & hctx.equals_constant(0)));
 }
 
 void ContextConstructors::build_merge(rel::Relation& r) const {

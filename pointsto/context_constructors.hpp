@@ -31,6 +31,10 @@ struct ContextConstructors {
   // H elements whose heap context is always the empty one, whatever the flavour
   // (context_free_heaps in heap_merging.hpp says which and why).
   std::vector<std::uint64_t> context_free_heaps;
+  // The facts' H elements: Record holds tuples for these only, so that a run with more
+  // elements (a program beyond the JDK's cached part) keeps every tuple of the part's Record,
+  // whatever its new objects are (solver/seeding.hpp: an input that lost tuples is no seed).
+  std::uint64_t heap_elements = 0;
 
   // Each sets the BDD of an empty relation declared with the attributes above (in that
   // order); InputError naming the relation if its attributes have other domains.

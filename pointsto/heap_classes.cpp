@@ -7,7 +7,7 @@
 namespace refract::pointsto {
 
 std::vector<std::pair<std::uint64_t, std::uint64_t>> heap_classes(
-    const frontend::FactDatabase& facts) {
+    const frontend::FactDatabase& facts, const std::vector<std::uint64_t>& context_free) {
   std::map<std::uint64_t, std::uint64_t> method_of_var;
   for (const auto& t : facts.relation("VarMethod").sorted_tuples()) method_of_var[t[0]] = t[1];
   std::map<std::uint64_t, std::uint64_t> class_of_method;
@@ -26,7 +26,9 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> heap_classes(
   std::vector<std::pair<std::uint64_t, std::uint64_t>> out;
   for (const auto& [heap, classes] : classes_of_heap) {
     const auto type = type_of_heap.find(heap);
-    if (classes.size() > 1 && type != type_of_heap.end()) {
+    const bool merged =
+        classes.size() > 1 || std::binary_search(context_free.begin(), context_free.end(), heap);
+    if (merged && type != type_of_heap.end()) {
       out.emplace_back(heap, type->second);
     } else {
       for (std::uint64_t cls : classes) out.emplace_back(heap, cls);

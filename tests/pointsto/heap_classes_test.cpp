@@ -39,7 +39,7 @@ TEST(HeapClassesTest, AnObjectIsTheClassOfItsAllocatingMethodOrItsTypeWhenSevera
   }
   // One class each: A for A's object, B for B's, and their own types (String, IOException)
   // for the two objects both classes allocate.
-  EXPECT_EQ(heap_classes(facts), (Pairs{{0, 0}, {1, 2}, {2, 3}, {3, 1}}));
+  EXPECT_EQ(heap_classes(facts, {}), (Pairs{{0, 0}, {1, 2}, {2, 3}, {3, 1}}));
 }
 
 // Objects no method of the program allocates (the JVM's own, `<jvm>/new T/n`, and the Class
@@ -63,7 +63,29 @@ TEST(HeapClassesTest, AnObjectNoMethodAllocatesIsItsOwnType) {
   auto& heap_type = facts.add_relation("HeapType", {{"heap", "H"}, {"type", "T"}}, "");
   for (const auto& [h, t] : Pairs{{0, 0}, {1, 1}, {2, 2}}) heap_type.add({h, t});
   facts.add_relation("Alloc", {{"var", "V"}, {"heap", "H"}}, "").add({0, 0});
-  EXPECT_EQ(heap_classes(facts), (Pairs{{0, 0}, {1, 1}, {2, 2}}));
+  EXPECT_EQ(heap_classes(facts, {}), (Pairs{{0, 0}, {1, 1}, {2, 2}}));
+}
+
+// A string constant one class allocates is its type all the same: it is interned, allocated by
+// no one method, and a program that adds a second allocating class must not change its class
+// from what the JDK's cached part gave it (antlr adds 3 such: "class ", "> ", "warning: ").
+TEST(HeapClassesTest, AnObjectWithoutHeapContextIsItsOwnTypeEvenWhereOneClassAllocatesIt) {
+  frontend::FactDatabase facts;
+  auto& types = facts.add_domain("T", "");
+  for (const char* t : {"A", "java.lang.String"}) types.intern(t);
+  facts.add_domain("M", "").intern("<A: void f()>");
+  facts.add_domain("V", "").intern("a1");
+  auto& heaps = facts.add_domain("H", "");
+  for (const char* h : {"<A: void f()>/new A/0", "\"class \""}) heaps.intern(h);
+  facts.add_relation("MethodDeclared", {{"method", "M"}, {"type", "T"}}, "").add({0, 0});
+  facts.add_relation("VarMethod", {{"var", "V"}, {"method", "M"}}, "").add({0, 0});
+  auto& heap_type = facts.add_relation("HeapType", {{"heap", "H"}, {"type", "T"}}, "");
+  for (const auto& [h, t] : Pairs{{0, 0}, {1, 1}}) heap_type.add({h, t});
+  auto& alloc = facts.add_relation("Alloc", {{"var", "V"}, {"heap", "H"}}, "");
+  alloc.add({0, 0});
+  alloc.add({0, 1});
+  EXPECT_EQ(heap_classes(facts, {}), (Pairs{{0, 0}, {1, 0}}));
+  EXPECT_EQ(heap_classes(facts, {1}), (Pairs{{0, 0}, {1, 1}}));
 }
 
 }  // namespace
