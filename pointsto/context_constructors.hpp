@@ -34,6 +34,7 @@ struct ContextConstructors {
   // The facts' H elements: Record holds tuples for these only, so that a run with more
   // elements (a program beyond the JDK's cached part) keeps every tuple of the part's Record,
   // whatever its new objects are (solver/seeding.hpp: an input that lost tuples is no seed).
+  // 0 leaves Record over every H value.
   std::uint64_t heap_elements = 0;
 
   // Each sets the BDD of an empty relation declared with the attributes above (in that

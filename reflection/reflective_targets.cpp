@@ -133,8 +133,13 @@ std::string element_name(TargetRelation relation, ApiKind kind, std::string_view
 // An array object is made of its array type (directed.datalog), which the facts hold only
 // where the program names it: without it the rules could make nothing, so the log line is
 // listed, and the annotation refused, instead of being taken and dropped.
-std::string missing_array_type(std::string_view target) {
+// The message for an Array.newInstance TARGET whose array type is no T element; nullopt for
+// any other kind or a type the facts have.
+std::optional<std::string> missing_array_type(const FactDatabase& facts, ApiKind kind,
+                                              std::string_view target) {
+  if (kind != ApiKind::kArrayNewInstance) return std::nullopt;
   const std::string type = parse_type_name(target);
+  if (element(facts, "T", type)) return std::nullopt;
   return "T element " + type + " is not in the facts: the program names no " + type +
          ", so no such array can be made";
 }
@@ -320,9 +325,8 @@ AnnotatedTargets resolve_annotations(const FactDatabase& facts,
       throw InputError(a.target_where, std::string(annotation_kind_name(a.kind)) + " " + name +
                                            " is not in the facts");
     }
-    if (*kind == ApiKind::kArrayNewInstance && !element(facts, "T", parse_type_name(a.target))) {
-      throw InputError(a.target_where, missing_array_type(a.target));
-    }
+    if (const auto missing = missing_array_type(facts, *kind, a.target))
+      throw InputError(a.target_where, *missing);
     tuples_of(relation, out.classes, out.methods, out.fields).push_back({*site, *target});
   }
   std::sort(out.never.begin(), out.never.end());
@@ -377,9 +381,8 @@ LoggedTargets resolve_log(const FactDatabase& facts,
                 std::string(domain_of(*relation)) + " element " + name + " is not in the facts");
       continue;
     }
-    if (*entry.kind == ApiKind::kArrayNewInstance &&
-        !element(facts, "T", parse_type_name(entry.target))) {
-      unmatched(UnmatchedReason::kTargetNotInFacts, missing_array_type(entry.target));
+    if (auto missing = missing_array_type(facts, *entry.kind, entry.target)) {
+      unmatched(UnmatchedReason::kTargetNotInFacts, std::move(*missing));
       continue;
     }
     auto& tuples = tuples_of(*relation, out.classes, out.methods, out.fields);
