@@ -539,25 +539,29 @@ def main():
         rows = []
         solar_ran = False
         for flavour in flavours:
-            g = groups.get((flavour, "solar"))
-            if g is None:
-                continue
-            solar_ran = True
-            if not g.ok:
-                rows.append([flavour, "", "", "", g.status()])
-                continue
-            ran = {rep.mode for rep in g.reports()}
-            if ran != {"solar"}:
-                rows.append([flavour, "", "", "", "the report's mode: " + ", ".join(sorted(ran))])
-            for e in sorted(lines, key=lambda e: (e.kind, e.target, e.caller_class)):
-                if origins.of(e.caller_class) == "app" and not g.finds(e):
-                    where = f"{e.caller_class}.{e.caller_method}:{e.line if e.line else ''}"
-                    rows.append([flavour, e.kind, f"`{e.target}`", f"`{where}`", g.why_missed(e)])
+            # solar as inferred, and solar with the program's annotations where that ran
+            for mode in ("solar", "solar@annotated"):
+                g = groups.get((flavour, mode))
+                if g is None:
+                    continue
+                solar_ran = True
+                if not g.ok:
+                    rows.append([flavour, mode, "", "", "", g.status()])
+                    continue
+                ran = {rep.mode for rep in g.reports()}
+                if ran != {"solar"}:
+                    rows.append([flavour, mode, "", "", "",
+                                 "the report's mode: " + ", ".join(sorted(ran))])
+                for e in sorted(lines, key=lambda e: (e.kind, e.target, e.caller_class)):
+                    if origins.of(e.caller_class) == "app" and not g.finds(e):
+                        where = f"{e.caller_class}.{e.caller_method}:{e.line if e.line else ''}"
+                        rows.append([flavour, mode, e.kind, f"`{e.target}`", f"`{where}`",
+                                     g.why_missed(e)])
         # "none missed" only where solar ran: a program without a solar run misses nothing known
         verdict = "" if rows else (": none missed" if solar_ran else ": no solar run")
         print(f"**{program}**" + verdict + "\n")
         if rows:
-            table(["flavour", "kind", "target", "caller:line", "where"], rows)
+            table(["flavour", "mode", "kind", "target", "caller:line", "where"], rows)
 
 
 if __name__ == "__main__":
