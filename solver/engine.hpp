@@ -144,7 +144,7 @@ struct EngineProfile {
   std::uint64_t tuple_rules = 0;        // rules evaluated on explicit tuples (tuple_join_max_input)
   std::uint64_t tuple_deltas = 0;       // semi-naive steps evaluated so (tuple_delta_max)
   std::uint64_t keyed_joins = 0;        // joins with a keyed restriction of a static side
-  std::uint64_t strata_from_seed = 0;   // run from their seeds (EngineOptions::seed_dir)
+  std::uint64_t strata_from_seed = 0;   // every relation started from its seed (seed_dir)
   std::string schedule;                 // EngineOptions::schedule
   std::uint64_t sweeps = 0;             // rounds of every stratum, the first sweeps included
   std::uint64_t delta_evaluations = 0;  // rule evaluations on deltas after the first sweeps

@@ -298,8 +298,8 @@ TEST(SeedingTest, ASeededSolveAgreesWithTheReferenceOnRandomPrograms) {
     EngineOptions second = options;
     second.input_dir = second.output_dir = solved_dir;
     second.seed_dir = dir / "state";
-    // Every static side that can be keyed is, in a third of the programs: the seeded schedule's
-    // keyed joins meet the reference too.
+    // Every static side that can be keyed is, in a third of the programs: keyed joins over
+    // seeded relations meet the reference too.
     second.keyed_indexes_where_product_is_slow = seed % 3 != 0;
     second.keyed_limits.cost_per_tuple = seed % 3 != 0 ? second.keyed_limits.cost_per_tuple : 0;
     Engine engine(program, second);
