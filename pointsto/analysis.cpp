@@ -250,6 +250,7 @@ AnalysisResult Analysis::run() {
   }
   engine_options.profile = options_.rule_stats.has_value();
   engine_options.seed_dir = options_.seed_dir;
+  engine_options.seeded_first_sweep = seeded_first_sweep(flavour);
   engine_ = std::make_unique<solver::Engine>(*program_, engine_options);
   auto write_rule_stats = [&](const std::string& stopped) {
     solver::PhaseTimes times;

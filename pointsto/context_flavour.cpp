@@ -189,4 +189,8 @@ std::string default_schedule(const ContextFlavour& flavour) {
   return flavour.heap_depth >= 1 ? "cheap-first" : "rule-fixpoint";
 }
 
+bool seeded_first_sweep(const ContextFlavour& flavour) {
+  return flavour.heap_depth >= 1;
+}
+
 }  // namespace refract::pointsto

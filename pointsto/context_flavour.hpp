@@ -82,4 +82,9 @@ std::string default_order(const ContextFlavour& flavour);
 // "Schedules").
 std::string default_schedule(const ContextFlavour& flavour);
 
+// How a run from the JDK cache evaluates the strata that took their seeds
+// (solver::EngineOptions::seeded_first_sweep): a first sweep where objects have heap contexts,
+// the gains alone elsewhere (bench/README.md, "The JDK once: a first sweep").
+bool seeded_first_sweep(const ContextFlavour& flavour);
+
 }  // namespace refract::pointsto

@@ -98,6 +98,12 @@ struct EngineOptions {
   // the JDK's start-up fixpoint): each input is compared with its value there, and the derived
   // relations solver/seeding.hpp allows start from theirs instead of from nothing.
   std::optional<std::filesystem::path> seed_dir;
+  // How a stratum whose relations took their seeds is evaluated. false: semi-naive rounds from
+  // what its inputs gained, each gain joined first with the rest (insens on antlr: 21 s warm
+  // against 44 s without the seed). true: as any stratum, a first sweep over the seeded
+  // relations and the schedule's rounds from there (antlr under 2-type+H: 93 s, where the
+  // gains alone ran one join for over 1,000 s; bench/README.md, "The JDK once: a first sweep").
+  bool seeded_first_sweep = false;
 };
 
 // Per-rule profile, reported by --stats.
@@ -144,7 +150,7 @@ struct EngineProfile {
   std::uint64_t tuple_rules = 0;        // rules evaluated on explicit tuples (tuple_join_max_input)
   std::uint64_t tuple_deltas = 0;       // semi-naive steps evaluated so (tuple_delta_max)
   std::uint64_t keyed_joins = 0;        // joins with a keyed restriction of a static side
-  std::uint64_t strata_from_seed = 0;   // every relation started from its seed (seed_dir)
+  std::uint64_t strata_from_seed = 0;   // run from their seeds (EngineOptions::seed_dir)
   std::string schedule;                 // EngineOptions::schedule
   std::uint64_t sweeps = 0;             // rounds of every stratum, the first sweeps included
   std::uint64_t delta_evaluations = 0;  // rule evaluations on deltas after the first sweeps
