@@ -831,6 +831,7 @@ void Engine::State::evaluate_seeded_stratum(const Stratum& stratum, std::size_t 
   // one pass can hold most of the solve (antlr's first under 2-type+H ran for minutes).
   std::size_t pass = 0;
   std::map<std::size_t, Bdd> added;  // what the members gained since the last line
+  std::size_t gained_in = 0;         // the pass of the latest of those gains
   double printed_at = seconds_since(started);
   auto report = [&](bool last) {
     if (!progress() || added.empty()) return;
@@ -846,9 +847,9 @@ void Engine::State::evaluate_seeded_stratum(const Stratum& stratum, std::size_t 
     }
     added.clear();
     *progress() << "[solve] stratum " << number << "/" << total << " {" << label
-                << "} from its seed, pass " << pass << " at " << std::fixed << std::setprecision(1)
-                << now << " s:" << sizes << "; nodes " << space->manager().stats().used_nodes
-                << "\n";
+                << "} from its seed, pass " << gained_in << " at " << std::fixed
+                << std::setprecision(1) << now << " s:" << sizes << "; nodes "
+                << space->manager().stats().used_nodes << "\n";
     progress()->unsetf(std::ios::floatfield);
   };
   // Gauss-Seidel, as evaluate_stratum: a rule sees at once what the rules before it added, and
@@ -906,6 +907,7 @@ void Engine::State::evaluate_seeded_stratum(const Stratum& stratum, std::size_t 
           head.set_bdd(head.bdd() | fresh);
           pieces[plan.head].push_back(fresh);
           added[plan.head] = added.count(plan.head) ? added[plan.head] | fresh : fresh;
+          gained_in = pass;
           changed = true;
           again = again || reads_own_head;
           report(false);

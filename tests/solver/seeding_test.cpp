@@ -16,6 +16,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "reference/random_program.hpp"
 #include "reference/reference_evaluator.hpp"
@@ -159,7 +160,7 @@ class SeededGrowthTest : public ::testing::Test {
   // seeded from `seed` when given; returns the engine.
   std::unique_ptr<Engine> solve(std::uint64_t size, const std::string& folder,
                                 const std::optional<std::filesystem::path>& seed,
-                                std::ostream* progress = nullptr) {
+                                std::ostream* progress = nullptr, double interval = 0) {
     const std::string text = "D " + std::to_string(size) + "\n" +
                              "edge (a : D, b : D) inputtuples\nroot (a : D) inputtuples\n"
                              "reach (a : D)\nunreached (a : D)\n"
@@ -174,7 +175,7 @@ class SeededGrowthTest : public ::testing::Test {
     options.bdd.cache_size = 10000;
     options.seed_dir = seed;
     options.progress = progress;
-    options.progress_interval_seconds = 0;
+    options.progress_interval_seconds = interval;
     auto engine = std::make_unique<Engine>(*programs_.back(), options);
     engine->run();
     return engine;
@@ -257,6 +258,22 @@ TEST_F(SeededGrowthTest, ASeededPassReportsItsGainsAsItGoes) {
   // reach gains 9, 10, 11, 12 in pass 1, one rule evaluation each
   EXPECT_GE(pass_one_lines, 4u) << progress.str();
   EXPECT_EQ(seeded->tuples("reach").size(), 6u);
+}
+
+// The stratum's last line, printed after a pass that found nothing, names the pass its gains
+// came from.
+TEST_F(SeededGrowthTest, ASeededStratumsLastLineNamesThePassOfItsGains) {
+  write_inputs("old", 3, "0 1\n");
+  write_inputs("new", 4, "0 1\n1 9\n9 10\n");
+  solve(8, "old", std::nullopt)->write_state(dir_ / "state");
+  std::ostringstream progress;
+  solve(16, "new", dir_ / "state", &progress, 1e9);
+  std::vector<std::string> reach_lines;
+  std::istringstream lines(progress.str());
+  for (std::string line; std::getline(lines, line);)
+    if (line.find("{reach} from its seed") != std::string::npos) reach_lines.push_back(line);
+  ASSERT_EQ(reach_lines.size(), 1u) << progress.str();
+  EXPECT_NE(reach_lines[0].find("pass 1 "), std::string::npos) << reach_lines[0];
 }
 
 // --- Random programs --------------------------------------------------------------------
