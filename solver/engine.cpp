@@ -1659,6 +1659,9 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
     // from now on: its full value need not be kept up to date.
     for (std::size_t s = 0; s < plan.steps.size(); ++s)
       if (member_step(plan.steps[s]) != nullptr && !rs.use_full[s]) rs.values[s] = Bdd::zero();
+    // A first sweep over seeded relations runs for minutes: say how far it got as it goes.
+    unprinted = true;
+    report(false);
   }
   produced_before.back() = space->manager().nodes_produced();
   report(!stratum.recursive);

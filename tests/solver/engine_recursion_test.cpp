@@ -195,5 +195,26 @@ TEST_F(EngineRecursionTest, ProgressPrintsAtMostOneLinePerIntervalAndAddsUpTheSw
   }
 }
 
+// A first sweep over large (seeded) relations ran for minutes without a line: it now reports
+// after each rule once the interval has passed, as the rounds after it do.
+TEST_F(EngineRecursionTest, TheFirstSweepReportsAfterEachRuleOnceTheIntervalHasPassed) {
+  write_chain();
+  const Program program = parse(std::string(kChainProgram) +
+                                "path (x : V, y : V)\n"
+                                "path(x, y) :- edge(x, y).\n"
+                                "path(x, z) :- path(x, y), edge(y, z).\n");
+  std::ostringstream progress;
+  EngineOptions options = this->options("V0_V1_V2");
+  options.progress = &progress;
+  options.progress_interval_seconds = 0;
+  Engine engine(program, options);
+  engine.run();
+  std::size_t first_sweep_lines = 0;
+  std::istringstream lines(progress.str());
+  for (std::string line; std::getline(lines, line);)
+    if (line.find("{path} iteration 1 at") != std::string::npos) ++first_sweep_lines;
+  EXPECT_EQ(first_sweep_lines, 2U) << progress.str();  // one per rule of the sweep
+}
+
 }  // namespace
 }  // namespace refract::solver
