@@ -142,8 +142,6 @@ struct Engine::State {
   std::map<std::string, rel::TupleFingerprint> input_fingerprints;
   std::map<std::string, rel::TupleFingerprint> seed_fingerprints;
   std::uint64_t inputs_from_seed = 0;
-  std::deque<Rule> delta_rules;  // rules with one literal moved first (delta_plan)
-  std::map<std::pair<std::size_t, std::size_t>, RulePlan> delta_plans;
 
   State(const Program& p, EngineOptions o) : program(p), options(std::move(o)) {}
 
@@ -165,22 +163,22 @@ struct Engine::State {
   bool within_old_domains(const std::string& name);
   bool negation_may_fail(const Rule& rule, const Atom& atom);
   void plan_rules(const std::vector<Stratum>& strata);
-  void evaluate_stratum(const Stratum& stratum, std::size_t number, std::size_t total);
+  void evaluate_stratum(const Stratum& stratum, std::size_t number, std::size_t total,
+                        bool from_seed = false);
   bool all_seeded(const Stratum& stratum) const;
   bool runs_from_seed(const Stratum& stratum) const;
+  bool has_numbering_rule(const Stratum& stratum) const;
   std::optional<Bdd> old_range(const rel::Attribute& attribute) const;
-  const RulePlan& delta_plan(std::size_t rule, std::size_t literal,
-                             const std::set<std::size_t>& members);
-  void evaluate_seeded_stratum(const Stratum& stratum, std::size_t number, std::size_t total);
   void record_seed_gains(const Stratum& stratum);
   static bool is_identity(const AtomStep& step);
   Bdd prepare_atom(const AtomStep& step, const Bdd& contents, const Bdd& filter = Bdd::one()) const;
-  // prepare_atom of a relation the stratum does not change, all of it.
+  // prepare_atom of a relation the stratum does not change, all of it (or `contents`).
   Bdd prepare_static_atom(const AtomStep& step) const;
+  Bdd prepare_static_atom(const AtomStep& step, const Bdd& contents) const;
   // The renaming that ends prepare_atom.
   Bdd finish_atom(const AtomStep& step, const Bdd& value) const;
   // The static relation of `step` depends on no variable the step drops.
-  bool free_of_dropped(const AtomStep& step) const;
+  bool free_of_dropped(const AtomStep& step, const Bdd& contents) const;
   Bdd semijoin_filter(const RulePlan& plan, std::size_t s, const std::vector<Bdd>& values,
                       const std::set<std::size_t>& members) const;
   std::optional<Bdd> rename_by_tuples(const AtomStep& step, const Bdd& value) const;
@@ -609,10 +607,11 @@ bool Engine::State::all_seeded(const Stratum& stratum) const {
   return true;
 }
 
-// Whether a stratum can run from its seed semi-naively (evaluate_seeded_stratum): every member
-// took its seed, and every relation its rules read has a known gain since the seed's solve.
+// Whether a stratum can run from its seed semi-naively (evaluate_stratum's from_seed): it is
+// recursive and numbers no graph, every member took its seed, and every relation its rules
+// read has a known gain since the seed's solve.
 bool Engine::State::runs_from_seed(const Stratum& stratum) const {
-  if (!all_seeded(stratum)) return false;
+  if (!stratum.recursive || has_numbering_rule(stratum) || !all_seeded(stratum)) return false;
   for (std::size_t r : stratum.rules) {
     for (const Literal& literal : program.rules[r].body) {
       const Atom* atom = std::get_if<Atom>(&literal);
@@ -624,298 +623,10 @@ bool Engine::State::runs_from_seed(const Stratum& stratum) const {
   return true;
 }
 
-namespace {
-
-// The bits a count needs: log2, rounded up.
-std::int64_t size_bits(const BigUint& count) {
-  std::int64_t bits = 0;
-  while (BigUint(1) << static_cast<unsigned>(bits) < count) ++bits;
-  return bits;
-}
-
-}  // namespace
-
-// The plan of `rule` with body literal `literal` read first: the delta of that atom starts the
-// join, so that a small gain costs little whatever the other atoms hold.
-const RulePlan& Engine::State::delta_plan(std::size_t rule, std::size_t literal,
-                                          const std::set<std::size_t>& members) {
-  const auto key = std::make_pair(rule, literal);
-  if (const auto found = delta_plans.find(key); found != delta_plans.end()) return found->second;
-  // Then, greedily, the positive atom whose join should grow the result least: the bits of its
-  // relation's size less the bits of the variables it shares with those bound so far (written
-  // order on ties). In written order the return rule's VarPointsTo(cc, r, hc, h) first met
-  // InstanceEdge(ctx, i, cc, m), on cc alone, which insens's one context makes a product with
-  // every call edge; by shared bits alone PrivilegedEdge's gain met every first argument of
-  // every call before the few privileged calls.
-  const Rule& written = program.rules[rule];
-  const std::map<std::string, std::string> domains = variable_domains(program, written);
-  auto bits_of = [&](const std::string& variable) -> std::size_t {
-    const auto domain = domains.find(variable);
-    if (domain == domains.end()) return 0;
-    const std::optional<rel::DomainId> id = space->find_domain(domain->second);
-    if (!id) return 0;
-    std::size_t bits = 0;
-    for (std::uint64_t size = space->domain(*id).size; size > 1; size = (size + 1) / 2) ++bits;
-    return bits;
-  };
-  Rule reordered = written;
-  reordered.body.clear();
-  std::vector<bool> taken(written.body.size(), false);
-  std::set<std::string> bound;
-  auto take = [&](std::size_t k) {
-    taken[k] = true;
-    reordered.body.push_back(written.body[k]);
-    if (const Atom* atom = std::get_if<Atom>(&written.body[k]); atom && !atom->negated)
-      for (const Term& t : atom->arguments)
-        if (t.kind == Term::Kind::kVariable) bound.insert(t.text);
-  };
-  take(literal);
-  for (;;) {
-    std::optional<std::size_t> best;
-    std::int64_t best_growth = 0;
-    for (std::size_t k = 0; k < written.body.size(); ++k) {
-      const Atom* atom = std::get_if<Atom>(&written.body[k]);
-      if (taken[k] || atom == nullptr || atom->negated) continue;
-      std::int64_t growth = size_bits(relations[relation_index.at(atom->relation)].size());
-      for (const Term& t : atom->arguments)
-        if (t.kind == Term::Kind::kVariable && bound.count(t.text) != 0)
-          growth -= static_cast<std::int64_t>(bits_of(t.text));
-      if (!best || growth < best_growth) {
-        best = k;
-        best_growth = growth;
-      }
-    }
-    if (!best) break;
-    take(*best);
-  }
-  for (std::size_t k = 0; k < written.body.size(); ++k)
-    if (!taken[k]) reordered.body.push_back(written.body[k]);  // negations and comparisons
-  delta_rules.push_back(std::move(reordered));
-  // The stratum's atoms weigh first when instances are chosen, as in the rule's own plan: the
-  // full members then need no rename.
-  return delta_plans.emplace(key, plan_rule(delta_rules.back(), shapes, *space, members))
-      .first->second;
-}
-
-// A stratum whose members all start from their seeds, the fixpoint of the seed's inputs: what
-// is new can only come from what the body relations gained since. Each round joins each
-// atom's gain, first, with all of the other atoms; a round's new tuples are the next round's
-// gains (classic semi-naive evaluation, without the prefixes evaluate_stratum keeps, which
-// would cost a whole first sweep over full relations).
-void Engine::State::evaluate_seeded_stratum(const Stratum& stratum, std::size_t number,
-                                            std::size_t total) {
-  ++overheads.strata_from_seed;
-  built_indexes.clear();
-  std::set<std::size_t> members;
-  std::string label;
-  for (const std::string& name : stratum.relations) {
-    members.insert(relation_index.at(name));
-    label += (label.empty() ? "" : ", ") + name;
-  }
-  // Per relation, what it gained since its seed, piece by piece in the order gained; per rule
-  // and body literal, how many pieces of its relation it has joined. A relation the stratum
-  // does not change has one piece, its gain since the seed's solve.
-  std::map<std::size_t, std::vector<Bdd>> pieces;
-  std::map<std::pair<std::size_t, std::size_t>, std::size_t> joined;
-  for (std::size_t rule : stratum.rules) {
-    for (const Literal& literal : program.rules[rule].body) {
-      const Atom* atom = std::get_if<Atom>(&literal);
-      if (atom == nullptr || atom->negated) continue;
-      const std::size_t r = relation_index.at(atom->relation);
-      if (members.count(r) != 0 || pieces.count(r) != 0) continue;
-      const auto g = seed_gains.find(r);
-      pieces[r] = g == seed_gains.end() || g->second.is_zero() ? std::vector<Bdd>{}
-                                                               : std::vector<Bdd>{g->second};
-    }
-  }
-  // Per preparation (the relation, what is selected and dropped, where each kept attribute
-  // goes), not per rule step, since many rules rename a member alike: the atom's relation
-  // prepared, and the value it was prepared from. A member grows: what it gained since is
-  // prepared and added (a rename distributes over union), so that no round renames all of a
-  // large relation again (once per step took most of a warm 2-obj+H run's first passes).
-  struct Prepared {
-    Bdd from;
-    Bdd value;
-  };
-  struct PreparedKey {
-    std::size_t relation;
-    Bdd select;  // held, so that its node (the key) is not reused while the key lives
-    Bdd drop;
-    std::vector<std::pair<rel::PhysicalId, rel::PhysicalId>> moves;
-    bool drop_in_join;
-    bool operator<(const PreparedKey& other) const {
-      return std::make_tuple(relation, select.raw(), drop.raw(), std::cref(moves), drop_in_join) <
-             std::make_tuple(other.relation, other.select.raw(), other.drop.raw(),
-                             std::cref(other.moves), other.drop_in_join);
-    }
-  };
-  std::map<PreparedKey, Prepared> prepared;
-  auto full_value = [&](const AtomStep& atom) -> Bdd {
-    const PreparedKey key{atom.relation, atom.select, atom.drop, atom.moves, atom.drop_in_join};
-    const auto found = prepared.find(key);
-    if (members.count(atom.relation) == 0) {
-      if (found != prepared.end()) return found->second.value;
-      return prepared[key].value = prepare_static_atom(atom);
-    }
-    const Bdd& now = relations[atom.relation].bdd();
-    if (found == prepared.end()) {
-      Prepared& fresh = prepared[key];
-      fresh = {now, prepare_atom(atom, now)};
-      return fresh.value;
-    }
-    Prepared& p = found->second;
-    if (p.from != now) {
-      p.value |= prepare_atom(atom, now - p.from);
-      p.from = now;
-    }
-    return p.value;
-  };
-  // A static atom after the gain, cut down to the keys of what the join has so far, where the
-  // order puts a whole block of it above the shared variables (index_static_side): the
-  // product then walks only the tuples that can match, as evaluate_stratum's delta joins do.
-  std::map<std::pair<const RulePlan*, std::size_t>, std::shared_ptr<const KeyedIndex>> keyed_sides;
-  auto keyed_static = [&](const RulePlan& plan, std::size_t s, const AtomStep& atom,
-                          const Bdd& acc) -> std::optional<Bdd> {
-    if (!options.keyed_indexes || s == 0 || atom.negated || members.count(atom.relation) != 0)
-      return std::nullopt;
-    const auto key = std::make_pair(&plan, s);
-    auto found = keyed_sides.find(key);
-    if (found == keyed_sides.end()) {
-      found = keyed_sides
-                  .emplace(key, index_static_side(plan, plan.step_variables[s],
-                                                  plan.live_after[s - 1], {}, full_value(atom)))
-                  .first;
-    }
-    if (!found->second) return std::nullopt;
-    std::optional<Bdd> restricted = found->second->restrict_to(acc);
-    if (restricted) ++overheads.keyed_joins;
-    return restricted;
-  };
-  // A member read in full on other instances than its relation's (FieldPointsTo's second
-  // VarPointsTo beside Store's gain): renaming all of it once took 39 s of a warm 2-obj+H run.
-  // Instead the small product so far is swapped onto the relation's instances, joined with the
-  // relation as it is, and swapped back. The swap exchanges each moved attribute's two
-  // instances, an involution where no instance is both a source and a target of the moves.
-  std::map<const AtomStep*, std::shared_ptr<bdd::VarPermutation>> swaps;  // null: none
-  auto swap_of = [&](const AtomStep& step) -> std::shared_ptr<bdd::VarPermutation> {
-    const auto [it, fresh] = swaps.try_emplace(&step);
-    if (!fresh) return it->second;
-    std::set<rel::PhysicalId> sources, targets;
-    std::vector<int> from, to;
-    for (const auto& [source, target] : step.moves) {
-      if (source == target) continue;
-      sources.insert(source);
-      targets.insert(target);
-      const std::vector<int>& a = space->physical(source).block.vars;
-      const std::vector<int>& b = space->physical(target).block.vars;
-      if (a.size() != b.size()) return nullptr;
-      from.insert(from.end(), a.begin(), a.end());
-      to.insert(to.end(), b.begin(), b.end());
-      from.insert(from.end(), b.begin(), b.end());
-      to.insert(to.end(), a.begin(), a.end());
-    }
-    for (const rel::PhysicalId source : sources)
-      if (targets.count(source) != 0) return nullptr;
-    return it->second = std::make_shared<bdd::VarPermutation>(from, to);
-  };
-  auto join_swapped = [&](const AtomStep& step, const bdd::VarPermutation& swap, const Bdd& acc) {
-    AtomStep in_place = step;  // the relation's own instances: selected and dropped only
-    in_place.rename.reset();
-    in_place.rename_back.reset();
-    for (auto& [source, target] : in_place.moves) target = source;
-    return acc.replace(swap)
-        .and_exists(full_value(in_place), step.quantify_after.replace(swap))
-        .replace(swap);
-  };
-  // At most one line per progress_interval_seconds, and the stratum's last: on a real program
-  // one pass can hold most of the solve (antlr's first under 2-type+H ran for minutes).
-  std::size_t pass = 0;
-  std::map<std::size_t, Bdd> added;  // what the members gained since the last line
-  std::size_t gained_in = 0;         // the pass of the latest of those gains
-  double printed_at = seconds_since(started);
-  auto report = [&](bool last) {
-    if (!progress() || added.empty()) return;
-    const double now = seconds_since(started);
-    if (!last && now - printed_at < options.progress_interval_seconds) return;
-    printed_at = now;
-    ScopedSeconds timer(overheads.reporting);
-    std::string sizes;
-    for (const auto& [r, fresh] : added) {
-      rel::Relation d(*space, "", relations[r].attributes());
-      d.set_bdd(fresh);
-      sizes += " " + relations[r].name() + " +" + d.size().to_string();
-    }
-    added.clear();
-    *progress() << "[solve] stratum " << number << "/" << total << " {" << label
-                << "} from its seed, pass " << gained_in << " at " << std::fixed
-                << std::setprecision(1) << now << " s:" << sizes << "; nodes "
-                << space->manager().stats().used_nodes << "\n";
-    progress()->unsetf(std::ios::floatfield);
-  };
-  // Gauss-Seidel, as evaluate_stratum: a rule sees at once what the rules before it added, and
-  // runs again while a literal of it has pieces it has not joined.
-  for (bool changed = true; changed;) {
-    changed = false;
-    ++pass;
-    position = "stratum " + std::to_string(number) + "/" + std::to_string(total) + " {" + label +
-               "} seeded pass " + std::to_string(pass);
-    for (std::size_t rule : stratum.rules) {
-      const Rule& written = program.rules[rule];
-      const bool reads_own_head =
-          std::any_of(written.body.begin(), written.body.end(), [&](const Literal& l) {
-            const Atom* a = std::get_if<Atom>(&l);
-            return a != nullptr && !a->negated && a->relation == written.head.relation;
-          });
-      for (bool again = true; again;) {
-        again = false;
-        for (std::size_t k = 0; k < written.body.size(); ++k) {
-          const Atom* atom = std::get_if<Atom>(&written.body[k]);
-          if (atom == nullptr || atom->negated) continue;
-          const std::vector<Bdd>& log = pieces[relation_index.at(atom->relation)];
-          std::size_t& seen = joined[{rule, k}];
-          if (seen == log.size()) continue;
-          Bdd gain = Bdd::zero();
-          for (std::size_t p = seen; p < log.size(); ++p) gain |= log[p];
-          seen = log.size();
-          const RulePlan& plan = delta_plan(rule, k, members);
-          begin_evaluation(rule);
-          const Bdd result = run_rule(rule, [&] {
-            Bdd acc = Bdd::one();
-            for (std::size_t s = 0; s < plan.steps.size() && !acc.is_zero(); ++s) {
-              const AtomStep* step = std::get_if<AtomStep>(&plan.steps[s]);
-              Bdd value;
-              if (step != nullptr && plan.body_literals[s] == 0) {
-                value = prepare_atom(*step, gain);
-              } else if (step != nullptr) {
-                if (step->rename && !step->negated && members.count(step->relation) != 0) {
-                  if (const auto swap = swap_of(*step)) {
-                    acc = join_swapped(*step, *swap, acc);
-                    continue;
-                  }
-                }
-                value = full_value(*step);
-                if (const std::optional<Bdd> keyed = keyed_static(plan, s, *step, acc))
-                  value = *keyed;
-              }
-              acc = apply_step(plan.steps[s], acc, value);
-            }
-            return finish_head(plan, acc);
-          });
-          rel::Relation& head = relations[plan.head];
-          const Bdd fresh = result - head.bdd();
-          if (fresh.is_zero()) continue;
-          head.set_bdd(head.bdd() | fresh);
-          pieces[plan.head].push_back(fresh);
-          added[plan.head] = added.count(plan.head) ? added[plan.head] | fresh : fresh;
-          gained_in = pass;
-          changed = true;
-          again = again || reads_own_head;
-          report(false);
-        }
-      }
-    }
-  }
-  report(true);
+bool Engine::State::has_numbering_rule(const Stratum& stratum) const {
+  for (std::size_t r : stratum.rules)
+    if (program.rules[r].numbering) return true;
+  return false;
 }
 
 // After a stratum: what each relation that took its seed holds beyond it, for the strata that
@@ -984,9 +695,8 @@ bool Engine::State::is_identity(const AtomStep& step) {
   return step.select.is_one() && (step.drop.is_one() || step.drop_in_join) && !step.rename;
 }
 
-bool Engine::State::free_of_dropped(const AtomStep& step) const {
+bool Engine::State::free_of_dropped(const AtomStep& step, const Bdd& contents) const {
   if (step.drop.is_one()) return false;
-  const Bdd& contents = relations[step.relation].bdd();
   auto cached = supports.find(step.relation);
   if (cached == supports.end() || !(cached->second.first == contents)) {
     cached =
@@ -1005,12 +715,15 @@ Bdd Engine::State::prepare_atom(const AtomStep& step, const Bdd& contents,
 }
 
 Bdd Engine::State::prepare_static_atom(const AtomStep& step) const {
-  const Bdd& contents = relations[step.relation].bdd();
+  return prepare_static_atom(step, relations[step.relation].bdd());
+}
+
+Bdd Engine::State::prepare_static_atom(const AtomStep& step, const Bdd& contents) const {
   // Where the relation has none of the dropped variables (K-type's Merge is free in the call
   // site and caller context a rule fixes), exists drop. (contents & select) is contents &
   // exists drop. select: the product would walk the relation path by path once the operator
   // cache overflows (checkstyle's finalizer edge ran for over ten minutes in it).
-  if (is_identity(step) || step.drop_in_join || !free_of_dropped(step))
+  if (is_identity(step) || step.drop_in_join || !free_of_dropped(step, contents))
     return prepare_atom(step, contents);
   return finish_atom(step, contents & step.select.exists(step.drop));
 }
@@ -1408,11 +1121,35 @@ namespace refract::solver {
 // P_k is kept only when some later step reads a stratum relation (else no
 // later round needs it); F_k grows by D_k each round instead of being
 // prepared from scratch.
-void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
-                                     std::size_t total) {
+void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number, std::size_t total,
+                                     bool from_seed) {
   built_indexes.clear();
   std::set<std::size_t> members;
   for (const std::string& name : stratum.relations) members.insert(relation_index.at(name));
+  const std::set<std::size_t> own_members = members;
+  // From a seed, the relations the rules read that gained tuples since the seed's solve change
+  // once, from their value then (what they hold less the gain) to their value now: they join
+  // the members, so that the prefixes kept are the seed's and the gains are the first deltas.
+  std::map<std::size_t, Bdd> gained_inputs;
+  if (from_seed) {
+    for (std::size_t rule : stratum.rules)
+      for (const Literal& literal : program.rules[rule].body) {
+        const Atom* atom = std::get_if<Atom>(&literal);
+        if (atom == nullptr || atom->negated) continue;
+        const std::size_t r = relation_index.at(atom->relation);
+        const auto gain = seed_gains.find(r);
+        if (members.count(r) != 0 || gain == seed_gains.end() || gain->second.is_zero()) continue;
+        gained_inputs[r] = gain->second;
+      }
+    for (const auto& [r, gain] : gained_inputs) members.insert(r);
+  }
+  // Rules reading a gained input: their static plans (below) would take it for static.
+  std::set<std::size_t> read_gained;
+  for (std::size_t rule : stratum.rules)
+    for (const Literal& literal : program.rules[rule].body)
+      if (const Atom* atom = std::get_if<Atom>(&literal);
+          atom != nullptr && gained_inputs.count(relation_index.at(atom->relation)) != 0)
+        read_gained.insert(rule);
   std::string label;
   for (const std::string& name : stratum.relations) label += (label.empty() ? "" : ", ") + name;
 
@@ -1467,6 +1204,12 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
   // this cuts the sweeps over all rules from 62 rounds to 9.
   std::map<std::size_t, Bdd> full, added;
   for (std::size_t r : members) full[r] = relations[r].bdd();
+  for (const auto& [r, gain] : gained_inputs) full[r] = relations[r].bdd() - gain;
+  // A gained input's atom: its values prepared as a static atom's (prepare_static_atom).
+  auto prepare_member = [&](const AtomStep& atom, const Bdd& contents, const Bdd& filter) {
+    return gained_inputs.count(atom.relation) != 0 ? prepare_static_atom(atom, contents)
+                                                   : prepare_atom(atom, contents, filter);
+  };
   // A rule's delta of relation r is what r gained since the rule last read it. Each absorb
   // that changes r makes a new version and logs its new tuples. A delta over the last
   // options.delta_log_versions (16) versions is the union of their pieces, over more the xor
@@ -1636,15 +1379,38 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
       }
       for (std::size_t s = 0; s < plan.steps.size(); ++s) {
         if (const AtomStep* atom = member_step(plan.steps[s])) {
-          rs.filters[s] = semijoin_filter(plan, s, rs.values, members);
-          if (!rs.filters[s].is_one()) profiles[rule].filtered_steps.push_back(s);
-          rs.values[s] = prepare_atom(*atom, relations[atom->relation].bdd(), rs.filters[s]);
+          if (gained_inputs.count(atom->relation) == 0) {
+            rs.filters[s] = semijoin_filter(plan, s, rs.values, members);
+            if (!rs.filters[s].is_one()) profiles[rule].filtered_steps.push_back(s);
+          }
+          rs.values[s] = prepare_member(*atom, full[atom->relation], rs.filters[s]);
         }
       }
     } catch (const bdd::NodeTableExhausted& e) {
       throw rule_exhausted(rule, e);
     }
     see_all(rule);
+    if (from_seed) {
+      // The seed is the fixpoint of what the relations held then: only the prefixes that later
+      // deltas join with are needed, not the rule's result.
+      std::size_t kept_until = 0;
+      for (std::size_t s = 0; s < plan.steps.size(); ++s)
+        if (rs.keep[s]) kept_until = s + 1;
+      run_rule(rule, [&] {
+        Bdd acc = Bdd::one();
+        StepTimer timer(profiles[rule].step_seconds, plan.steps.size());
+        for (std::size_t s = 0; s < kept_until; timer.next(), ++s) {
+          if (!acc.is_zero()) acc = apply_step(plan.steps[s], acc, rs.values[s]);
+          if (rs.keep[s]) rs.prefixes[s] = acc;
+        }
+        return Bdd::zero();
+      });
+      for (std::size_t s = 0; s < plan.steps.size(); ++s)
+        if (member_step(plan.steps[s]) != nullptr && !rs.use_full[s]) rs.values[s] = Bdd::zero();
+      unprinted = true;
+      report(false);
+      continue;
+    }
     const Bdd result = run_rule(rule, [&] {
       Bdd acc = Bdd::one();
       StepTimer timer(profiles[rule].step_seconds, plan.steps.size());
@@ -1664,6 +1430,13 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
     report(false);
   }
   produced_before.back() = space->manager().nodes_produced();
+  // The gained inputs now change, once: their gains are the rounds' first deltas.
+  for (const auto& [r, gain] : gained_inputs) {
+    full[r] = relations[r].bdd();
+    ++version[r];
+    pieces[r].push_back(gain);
+    known_deltas[r].clear();
+  }
   report(!stratum.recursive);
   if (!stratum.recursive) return;
 
@@ -1709,7 +1482,7 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
         Bdd step_delta;
         if (const AtomStep* atom = member_step(step)) {
           if (const auto d = delta.find(atom->relation); d != delta.end()) {
-            const Bdd prepared = prepare_atom(*atom, d->second, rs.filters[s]);
+            const Bdd prepared = prepare_member(*atom, d->second, rs.filters[s]);
             // F_k(t) = F_k(t-1) u D_k: with no preparation that is the relation
             // itself (the rule has now seen all of it).
             if (rs.use_full[s]) {
@@ -1764,7 +1537,8 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
       [&](std::size_t rule,
           const std::map<std::size_t, Bdd>& delta) -> std::pair<const RulePlan*, RuleState*> {
     const std::optional<RulePlan>& alternative = static_plans[rule];
-    if (!alternative) return {&plans[rule], &state[rule]};
+    // A gained input's delta: the rule is not linear in this round.
+    if (!alternative || read_gained.count(rule) != 0) return {&plans[rule], &state[rule]};
     RuleState& main = state[rule];
     std::size_t m = 0;
     while (member_step(plans[rule].steps[m]) == nullptr) ++m;
@@ -1820,7 +1594,7 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
     begin_evaluation(rule);
     see_all(rule);
     std::optional<Bdd> on_tuples;
-    if (prefer_tuple_delta(rule)) on_tuples = run_delta_on_tuples(rule, members, delta);
+    if (prefer_tuple_delta(rule)) on_tuples = run_delta_on_tuples(rule, own_members, delta);
     if (on_tuples) {
       absorb(rule, *on_tuples);
     } else {
@@ -1892,13 +1666,13 @@ void Engine::run() {
           continue;
         }
         s.seed_stratum(strata[i]);
-        if (!s.options.seeded_first_sweep && s.runs_from_seed(strata[i])) {
-          s.evaluate_seeded_stratum(strata[i], i + 1, strata.size());
-        } else {
-          if (s.options.seeded_first_sweep && s.all_seeded(strata[i]))
-            ++s.overheads.strata_from_seed;
-          s.evaluate_stratum(strata[i], i + 1, strata.size());
-        }
+        // From the seed's prefixes and the gains (EngineOptions::seeded_first_sweep false), or a
+        // first sweep over the seeded relations; a stratum that did not take all its seeds, or
+        // is not recursive, is evaluated as without a seed.
+        const bool from_seed = !s.options.seeded_first_sweep && s.runs_from_seed(strata[i]);
+        if (from_seed || (s.options.seeded_first_sweep && s.all_seeded(strata[i])))
+          ++s.overheads.strata_from_seed;
+        s.evaluate_stratum(strata[i], i + 1, strata.size(), from_seed);
         s.record_seed_gains(strata[i]);
       }
       if (s.options.seed_dir && s.progress()) {

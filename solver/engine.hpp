@@ -98,11 +98,13 @@ struct EngineOptions {
   // the JDK's start-up fixpoint): each input is compared with its value there, and the derived
   // relations solver/seeding.hpp allows start from theirs instead of from nothing.
   std::optional<std::filesystem::path> seed_dir;
-  // How a stratum whose relations took their seeds is evaluated. false: semi-naive rounds from
-  // what its inputs gained, each gain joined first with the rest (insens on antlr: 21 s warm
-  // against 44 s without the seed). true: as any stratum, a first sweep over the seeded
-  // relations and the schedule's rounds from there (antlr under 2-type+H: 93 s, where the
-  // gains alone ran one join for over 1,000 s; bench/README.md, "The JDK once: a first sweep").
+  // How a recursive stratum whose relations took their seeds is evaluated
+  // (bench/README.md, "The JDK once under 1-call"). false: only the prefixes later deltas join
+  // with, over the relations as the seed's solve left them, and the schedule's rounds from what
+  // the stratum's inputs gained (insens warm: antlr 0.72x, xalan 0.68x, checkstyle 1.08x the
+  // run without the seed). true: a first sweep over the seeded relations, every rule's result
+  // included, and the rounds from there (antlr under 2-type+H: 92 s, against 260 s from the
+  // prefixes and 740 s without the seed: the sweep's products find the program's part at once).
   bool seeded_first_sweep = false;
 };
 

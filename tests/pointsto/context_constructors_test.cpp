@@ -396,8 +396,9 @@ TEST(DefaultScheduleTest, CheapFirstWhereObjectsHaveHeapContexts) {
   }
 }
 
-// Measured on antlr warm: the gains alone under insens (21 s), a first sweep under 2-type+H
-// (93 s, where the gains alone ran over 1,000 s) and 2-obj+H (160 s against over 257 s).
+// Measured on antlr warm: a first sweep under 2-type+H (92 s, against 260 s from the seed's
+// prefixes) and 2-obj+H (160 s); the seed's prefixes under insens, where a first sweep took
+// 177-181 s against 48 s.
 TEST(SeededFirstSweepTest, WhereObjectsHaveHeapContexts) {
   for (const char* flavour : {"2-obj+H", "2-type+H", "3-obj+2H", "1-call+1H"})
     EXPECT_TRUE(seeded_first_sweep(parse_context_flavour(flavour, "--context"))) << flavour;
