@@ -194,8 +194,8 @@ std::optional<std::string> jdk_cache_unsupported(const AnalyzeArguments& args) {
   if (flavour.kind == pointsto::ContextKind::kCloning)
     return "cloning numbers the paths of the whole program's call graph, which the JDK alone "
            "does not fix; the cache serves insens, K-call+H, K-obj and K-type";
-  // bench/README.md, "The JDK once under 1-call": each of the three ways to go on from the
-  // fixpoint took longer than a run without it.
+  // bench/README.md, "The JDK once from the seed's prefixes": each of the three ways to go on
+  // from the fixpoint took longer than a run without it.
   if (flavour.kind == pointsto::ContextKind::kCall && flavour.heap_depth == 0)
     return "under call-site contexts without heap contexts a run from the JDK's fixpoint took "
            "longer than one without it (antlr 1-call: over 577 s against 149-290 s); the cache "

@@ -84,7 +84,8 @@ std::string default_schedule(const ContextFlavour& flavour);
 
 // How a run from the JDK cache evaluates the strata that took their seeds
 // (solver::EngineOptions::seeded_first_sweep): a first sweep where objects have heap contexts,
-// the seed's prefixes and the gains elsewhere (bench/README.md, "The JDK once under 1-call").
+// the seed's prefixes and the gains elsewhere (bench/README.md, "The JDK once from the seed's
+// prefixes").
 bool seeded_first_sweep(const ContextFlavour& flavour);
 
 }  // namespace refract::pointsto

@@ -98,13 +98,14 @@ struct EngineOptions {
   // the JDK's start-up fixpoint): each input is compared with its value there, and the derived
   // relations solver/seeding.hpp allows start from theirs instead of from nothing.
   std::optional<std::filesystem::path> seed_dir;
-  // How a recursive stratum whose relations took their seeds is evaluated
-  // (bench/README.md, "The JDK once under 1-call"). false: only the prefixes later deltas join
-  // with, over the relations as the seed's solve left them, and the schedule's rounds from what
-  // the stratum's inputs gained (insens warm: antlr 0.72x, xalan 0.68x, checkstyle 1.08x the
-  // run without the seed). true: a first sweep over the seeded relations, every rule's result
-  // included, and the rounds from there (antlr under 2-type+H: 92 s, against 260 s from the
-  // prefixes and 740 s without the seed: the sweep's products find the program's part at once).
+  // How a recursive stratum whose relations took their seeds is evaluated (bench/README.md,
+  // "The JDK once from the seed's prefixes"). false: only the prefixes later deltas join with,
+  // over the relations as the seed's solve left them, and the schedule's rounds from what the
+  // stratum's inputs gained (insens warm: antlr 0.72x, xalan 0.68x, checkstyle 1.08x, hsqldb
+  // 1.16x the run without the seed). true: a first sweep over the seeded relations, every
+  // rule's result included, and the rounds from there (antlr under 2-type+H: 92 s, against
+  // 260 s from the prefixes and 740 s without the seed: the sweep's products find the
+  // program's part at once).
   bool seeded_first_sweep = false;
 };
 
