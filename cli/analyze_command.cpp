@@ -383,6 +383,7 @@ int analyze_extracted(const AnalyzeArguments& args, const AnalyzeInputs& inputs,
   if (cache.state) {
     options.seed_dir = *cache.state;
     options.context_element_capacity = cache.context_capacity;
+    options.domain_room = cache.domain_room;
   }
   // The run's own solve comes first: an entry being built beside it gives up its memory.
   if (cache.building) {

@@ -146,6 +146,7 @@ void build_entry(const AnalyzeArguments& args, const fs::path& entry, std::ostre
     PreparedAnalysis prepared = prepare_analysis(args, inputs, nullptr);
     pointsto::AnalysisOptions options = prepared.options;
     options.context_element_capacity = context_capacity(args, prepared.facts());
+    options.domain_room = domain_room(prepared.facts());
     options.work_dir = building / "facts";
     options.state_dir = building / "state";
     options.read_results = false;
@@ -216,6 +217,15 @@ std::uint64_t context_capacity(const AnalyzeArguments& args, const frontend::Fac
   const std::optional<std::string> domain = context_element_domain(args);
   if (!domain) return 0;
   return std::uint64_t{1} << (bits_for_size(facts.jdk_part_size(*domain)) + 1);
+}
+
+std::map<std::string, std::uint64_t> domain_room(const frontend::FactDatabase& facts) {
+  std::map<std::string, std::uint64_t> room;
+  for (const frontend::FactDomain& d : facts.domains()) {
+    const std::uint64_t part = std::max<std::uint64_t>(facts.jdk_part_size(d.name()), 1);
+    room[d.name()] = std::uint64_t{1} << (bits_for_size(part) + 1);
+  }
+  return room;
 }
 
 namespace {
@@ -344,6 +354,7 @@ void use_jdk_cache(JdkCacheUse& use, const AnalyzeArguments& args,
     return;
   }
   use.context_capacity = context_capacity(args, facts);
+  use.domain_room = domain_room(facts);
   use.state = use.entry / "state";
   if (progress)
     *progress << "[cache] starting from " << use.state->string() << " (" << use.status << ")\n";

@@ -125,9 +125,11 @@ std::string map_line(std::string_view element) {
 
 namespace {
 
-// A domain with no elements still gets one, so that its bit width is defined.
-std::uint64_t declared_size(const FactDomain& d) {
-  return std::max<std::uint64_t>(d.size(), 1);
+// A domain with no elements still gets one, so that its bit width is defined; one with room
+// gets that.
+std::uint64_t declared_size(const FactDomain& d, const std::map<std::string, std::uint64_t>& room) {
+  const auto r = room.find(d.name());
+  return std::max<std::uint64_t>({d.size(), 1, r == room.end() ? 0 : r->second});
 }
 
 void write_map(const FactDomain& d, const std::filesystem::path& directory) {
@@ -137,14 +139,15 @@ void write_map(const FactDomain& d, const std::filesystem::path& directory) {
 }
 
 void write_relation(const FactDatabase& facts, const FactRelation& r,
-                    const std::filesystem::path& directory) {
+                    const std::filesystem::path& directory,
+                    const std::map<std::string, std::uint64_t>& room) {
   AtomicOutputFile out(directory / (r.name() + ".tuples"));
   std::ostream& s = out.stream();
   s << '#';
   std::map<std::string, unsigned> instances;
   for (const FactAttribute& a : r.attributes()) {
     s << ' ' << a.domain << instances[a.domain]++ << ':'
-      << bits_for_size(declared_size(facts.domain(a.domain)));
+      << bits_for_size(declared_size(facts.domain(a.domain), room));
   }
   s << '\n';
   for (const auto& tuple : r.sorted_tuples()) {
@@ -154,13 +157,14 @@ void write_relation(const FactDatabase& facts, const FactRelation& r,
   out.commit();
 }
 
-void write_program(const FactDatabase& facts, const std::filesystem::path& directory) {
+void write_program(const FactDatabase& facts, const std::filesystem::path& directory,
+                   const std::map<std::string, std::uint64_t>& room) {
   AtomicOutputFile out(directory / "facts.datalog");
   std::ostream& s = out.stream();
   s << "# Facts written by refract facts; the schema is frontend/FACTS.md.\n\n";
   for (const FactDomain& d : facts.domains()) {
     s << "# " << d.description() << '\n'
-      << d.name() << ' ' << declared_size(d) << ' ' << d.name() << ".map\n";
+      << d.name() << ' ' << declared_size(d, room) << ' ' << d.name() << ".map\n";
   }
   s << '\n';
   for (const FactRelation& r : facts.relations()) {
@@ -175,11 +179,12 @@ void write_program(const FactDatabase& facts, const std::filesystem::path& direc
 
 }  // namespace
 
-void write_fact_database(const FactDatabase& facts, const std::filesystem::path& directory) {
+void write_fact_database(const FactDatabase& facts, const std::filesystem::path& directory,
+                         const std::map<std::string, std::uint64_t>& room) {
   std::filesystem::create_directories(directory);
   for (const FactDomain& d : facts.domains()) write_map(d, directory);
-  for (const FactRelation& r : facts.relations()) write_relation(facts, r, directory);
-  write_program(facts, directory);
+  for (const FactRelation& r : facts.relations()) write_relation(facts, r, directory, room);
+  write_program(facts, directory, room);
 }
 
 }  // namespace refract::frontend

@@ -129,6 +129,9 @@ std::string map_line(std::string_view element);
 // Writes NAME.map per domain, NAME.tuples per relation (header "# V0:bits ...", the instance
 // number counting repeats of a domain within the relation) and facts.datalog declaring them
 // all as inputtuples. Every file is written atomically; `directory` is created if missing.
-void write_fact_database(const FactDatabase& facts, const std::filesystem::path& directory);
+// A domain named in `room` is declared with at least that many elements (a layout fixed
+// beforehand: a JDK cache entry's, cli/jdk_cache.hpp), its map naming only its own.
+void write_fact_database(const FactDatabase& facts, const std::filesystem::path& directory,
+                         const std::map<std::string, std::uint64_t>& room = {});
 
 }  // namespace refract::frontend

@@ -170,7 +170,7 @@ AnalysisResult Analysis::run() {
 
   auto start = Clock::now();
   fs::create_directories(options_.work_dir);
-  frontend::write_fact_database(facts_, options_.work_dir);
+  frontend::write_fact_database(facts_, options_.work_dir, options_.domain_room);
   result.seconds["write_facts"] = since(start);
   ContextConstructors constructors;
   constructors.flavour = flavour;
@@ -212,6 +212,8 @@ AnalysisResult Analysis::run() {
   engine_options.var_order =
       with_missing_instances(options_.order ? *options_.order : default_order(flavour), *program_);
   engine_options.bdd = options_.bdd;
+  for (const auto& [domain, room] : options_.domain_room)
+    engine_options.domain_elements[domain] = facts_.domain(domain).size();
   engine_options.domain_lanes = context_lanes(flavour, options_.context_bits);
   engine_options.tuple_join_max_input = options_.tuple_join_max_input;
   engine_options.tuple_delta_max = options_.tuple_delta_max;

@@ -31,6 +31,9 @@ struct AnalysisOptions {
   // Context fields hold at least this many elements: a layout fixed beforehand, so that the
   // contexts of a seed (seed_dir) are encoded alike (cli/jdk_cache.hpp). 0: as many as there are.
   std::uint64_t context_element_capacity = 0;
+  // Domains declared with at least this many elements, for the same reason: a seed's relations
+  // are then laid out as the run's, and its image is placed whole (cli/jdk_cache.hpp).
+  std::map<std::string, std::uint64_t> domain_room;
   bdd::ManagerSettings bdd;
   // rules evaluated once over relations of at most this many tuples run on explicit tuples
   // (solver::EngineOptions::tuple_join_max_input); 0: BDD products only

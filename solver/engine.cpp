@@ -1724,7 +1724,12 @@ void Engine::write_state(const std::filesystem::path& dir) const {
   AtomicOutputFile domains(dir / kSeedDomainsFile);
   for (std::size_t d = 0; d < state_->space->domain_count(); ++d) {
     const rel::LogicalDomain& domain = state_->space->domain(static_cast<rel::DomainId>(d));
-    domains.stream() << domain.name << " " << domain.size << "\n";
+    const auto elements = state_->options.domain_elements.find(domain.name);
+    domains.stream() << domain.name << " "
+                     << (elements == state_->options.domain_elements.end()
+                             ? domain.size
+                             : std::min(domain.size, std::max<std::uint64_t>(elements->second, 1)))
+                     << "\n";
   }
   domains.commit();
   // An input a rule adds to holds more than its lines.

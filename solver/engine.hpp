@@ -30,6 +30,10 @@ struct EngineOptions {
   std::optional<std::string> var_order;  // overrides .bddvarorder
   bdd::ManagerSettings bdd;              // node table and cache (overrides applied by caller)
   std::ostream* progress = nullptr;      // stratum/iteration/size/node lines; null = quiet
+  // Per domain declared with more room than it has elements (frontend::write_fact_database's
+  // `room`): its elements, which write_state records as the solve's, so that a solve seeded
+  // from it tells the seed's elements from those past them.
+  std::map<std::string, std::uint64_t> domain_elements;
   // At most one iteration line per this many seconds within a stratum (its last always; a
   // line adds up the sweeps not printed): cheap-first has thousands of short rounds.
   double progress_interval_seconds = 1.0;

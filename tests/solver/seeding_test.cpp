@@ -160,7 +160,8 @@ class SeededGrowthTest : public ::testing::Test {
   // seeded from `seed` when given; returns the engine.
   std::unique_ptr<Engine> solve(std::uint64_t size, const std::string& folder,
                                 const std::optional<std::filesystem::path>& seed,
-                                std::ostream* progress = nullptr, double interval = 0) {
+                                std::ostream* progress = nullptr, double interval = 0,
+                                std::map<std::string, std::uint64_t> elements = {}) {
     const std::string text = "D " + std::to_string(size) + "\n" +
                              "edge (a : D, b : D) inputtuples\nroot (a : D) inputtuples\n"
                              "reach (a : D)\nunreached (a : D)\n"
@@ -176,6 +177,7 @@ class SeededGrowthTest : public ::testing::Test {
     options.seed_dir = seed;
     options.progress = progress;
     options.progress_interval_seconds = interval;
+    options.domain_elements = std::move(elements);
     auto engine = std::make_unique<Engine>(*programs_.back(), options);
     engine->run();
     return engine;
@@ -240,6 +242,25 @@ TEST_F(SeededGrowthTest, AnInputHoldingTheSeedsLinesIsBuiltFromTheSeedAndOthersA
     EXPECT_EQ(reach, plain->tuples("reach"));
     EXPECT_EQ(unreached, plain->tuples("unreached"));
   }
+}
+
+// A domain declared with room (a JDK cache entry's layout) records its elements, not its size,
+// as the seed's: lines past them are what an input gained, so that it is built from its seed.
+TEST_F(SeededGrowthTest, ADomainDeclaredWithRoomRecordsItsElementsForTheSeed) {
+  write_inputs("old", 4, "0 1\n");
+  write_inputs("new", 4, "0 1\n1 5\n5 6\n");
+  solve(16, "old", std::nullopt, nullptr, 0, {{"D", 3}})->write_state(dir_ / "state");
+  std::ifstream sizes(dir_ / "state" / kSeedDomainsFile);
+  std::ostringstream text;
+  text << sizes.rdbuf();
+  EXPECT_EQ(text.str(), "D 3\n");
+  std::unique_ptr<Engine> seeded = solve(16, "new", dir_ / "state");
+  const std::string read = seeded->seed_plan().read;
+  EXPECT_EQ(read.rfind("image: ", 0), 0u) << read;
+  EXPECT_NE(read.find("; 2 inputs grown from their seeds"), std::string::npos) << read;
+  const auto reach = seeded->tuples("reach");
+  seeded.reset();  // one BDD manager at a time
+  EXPECT_EQ(reach, solve(16, "new", std::nullopt)->tuples("reach"));
 }
 
 // A recursive stratum that took its seeds keeps the seed's prefixes and runs the schedule's
