@@ -213,18 +213,26 @@ std::optional<std::string> context_element_domain(const AnalyzeArguments& args) 
 
 }  // namespace
 
+namespace {
+
+// What an entry leaves for the program beside a domain's JDK part: twice it, rounded up to a
+// power of two.
+std::uint64_t twice_rounded_up(std::uint64_t jdk_part) {
+  return std::uint64_t{1} << (bits_for_size(jdk_part) + 1);
+}
+
+}  // namespace
+
 std::uint64_t context_capacity(const AnalyzeArguments& args, const frontend::FactDatabase& facts) {
   const std::optional<std::string> domain = context_element_domain(args);
   if (!domain) return 0;
-  return std::uint64_t{1} << (bits_for_size(facts.jdk_part_size(*domain)) + 1);
+  return twice_rounded_up(facts.jdk_part_size(*domain));
 }
 
 std::map<std::string, std::uint64_t> domain_room(const frontend::FactDatabase& facts) {
   std::map<std::string, std::uint64_t> room;
-  for (const frontend::FactDomain& d : facts.domains()) {
-    const std::uint64_t part = std::max<std::uint64_t>(facts.jdk_part_size(d.name()), 1);
-    room[d.name()] = std::uint64_t{1} << (bits_for_size(part) + 1);
-  }
+  for (const frontend::FactDomain& d : facts.domains())
+    room[d.name()] = twice_rounded_up(facts.jdk_part_size(d.name()));
   return room;
 }
 

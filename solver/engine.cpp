@@ -1131,6 +1131,7 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
   // once, from their value then (what they hold less the gain) to their value now: they join
   // the members, so that the prefixes kept are the seed's and the gains are the first deltas.
   std::map<std::size_t, Bdd> gained_inputs;
+  std::set<std::size_t> read_gained;  // rules reading one: their static plans would not see it
   if (from_seed) {
     for (std::size_t rule : stratum.rules)
       for (const Literal& literal : program.rules[rule].body) {
@@ -1140,16 +1141,10 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
         const auto gain = seed_gains.find(r);
         if (members.count(r) != 0 || gain == seed_gains.end() || gain->second.is_zero()) continue;
         gained_inputs[r] = gain->second;
+        read_gained.insert(rule);
       }
     for (const auto& [r, gain] : gained_inputs) members.insert(r);
   }
-  // Rules reading a gained input: their static plans (below) would take it for static.
-  std::set<std::size_t> read_gained;
-  for (std::size_t rule : stratum.rules)
-    for (const Literal& literal : program.rules[rule].body)
-      if (const Atom* atom = std::get_if<Atom>(&literal);
-          atom != nullptr && gained_inputs.count(relation_index.at(atom->relation)) != 0)
-        read_gained.insert(rule);
   std::string label;
   for (const std::string& name : stratum.relations) label += (label.empty() ? "" : ", ") + name;
 
@@ -1390,37 +1385,21 @@ void Engine::State::evaluate_stratum(const Stratum& stratum, std::size_t number,
       throw rule_exhausted(rule, e);
     }
     see_all(rule);
-    if (from_seed) {
-      // The seed is the fixpoint of what the relations held then: only the prefixes that later
-      // deltas join with are needed, not the rule's result.
-      std::size_t kept_until = 0;
-      for (std::size_t s = 0; s < plan.steps.size(); ++s)
-        if (rs.keep[s]) kept_until = s + 1;
-      run_rule(rule, [&] {
-        Bdd acc = Bdd::one();
-        StepTimer timer(profiles[rule].step_seconds, plan.steps.size());
-        for (std::size_t s = 0; s < kept_until; timer.next(), ++s) {
-          if (!acc.is_zero()) acc = apply_step(plan.steps[s], acc, rs.values[s]);
-          if (rs.keep[s]) rs.prefixes[s] = acc;
-        }
-        return Bdd::zero();
-      });
-      for (std::size_t s = 0; s < plan.steps.size(); ++s)
-        if (member_step(plan.steps[s]) != nullptr && !rs.use_full[s]) rs.values[s] = Bdd::zero();
-      unprinted = true;
-      report(false);
-      continue;
-    }
+    // From a seed, the fixpoint of what the relations held then, only the prefixes that later
+    // deltas join with are needed, not the rule's result.
+    std::size_t last = plan.steps.size();
+    if (from_seed)
+      while (last > 0 && !rs.keep[last - 1]) --last;
     const Bdd result = run_rule(rule, [&] {
       Bdd acc = Bdd::one();
       StepTimer timer(profiles[rule].step_seconds, plan.steps.size());
-      for (std::size_t s = 0; s < plan.steps.size() && !acc.is_zero(); timer.next(), ++s) {
+      for (std::size_t s = 0; s < last && !acc.is_zero(); timer.next(), ++s) {
         acc = apply_step(plan.steps[s], acc, rs.values[s]);
         if (rs.keep[s]) rs.prefixes[s] = acc;
       }
-      return finish_head(plan, acc);
+      return from_seed ? Bdd::zero() : finish_head(plan, acc);
     });
-    absorb(rule, result);
+    if (!from_seed) absorb(rule, result);
     // A stratum atom no earlier delta reaches is read only through its delta
     // from now on: its full value need not be kept up to date.
     for (std::size_t s = 0; s < plan.steps.size(); ++s)
@@ -1724,12 +1703,11 @@ void Engine::write_state(const std::filesystem::path& dir) const {
   AtomicOutputFile domains(dir / kSeedDomainsFile);
   for (std::size_t d = 0; d < state_->space->domain_count(); ++d) {
     const rel::LogicalDomain& domain = state_->space->domain(static_cast<rel::DomainId>(d));
-    const auto elements = state_->options.domain_elements.find(domain.name);
-    domains.stream() << domain.name << " "
-                     << (elements == state_->options.domain_elements.end()
-                             ? domain.size
-                             : std::min(domain.size, std::max<std::uint64_t>(elements->second, 1)))
-                     << "\n";
+    std::uint64_t had = domain.size;  // a domain declared with room had only its elements
+    if (const auto elements = state_->options.domain_elements.find(domain.name);
+        elements != state_->options.domain_elements.end())
+      had = std::min(had, std::max<std::uint64_t>(elements->second, 1));
+    domains.stream() << domain.name << " " << had << "\n";
   }
   domains.commit();
   // An input a rule adds to holds more than its lines.
