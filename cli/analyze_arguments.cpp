@@ -33,6 +33,9 @@ po::options_description analyze_options() {
       "tuple-joins", po::value<std::string>(), tuple_joins_help().c_str())(
       "tuple-deltas", po::value<std::string>(), tuple_deltas_help().c_str())(
       "time-limit", po::value<std::string>(), kTimeLimitHelp)(
+      "evaluation-limit", po::value<std::string>(),
+      "stop solving after N rule evaluations, as --time-limit stops it after SECONDS: a bound "
+      "that does not drift with the machine, so a stopped run can be repeated exactly")(
       "schedule", po::value<std::string>(),
       schedule_help("cheap-first for flavours with heap contexts, rule-fixpoint for the others")
           .c_str())(
@@ -172,6 +175,10 @@ std::optional<AnalyzeArguments> parse_analyze_arguments(int argc, char** argv) {
     args.tuple_deltas = count("tuple-deltas", vm["tuple-deltas"].as<std::string>());
   if (vm.count("time-limit"))
     args.time_limit = positive_seconds("time-limit", vm["time-limit"].as<std::string>());
+  if (vm.count("evaluation-limit")) {
+    args.evaluation_limit =
+        positive_count("evaluation-limit", vm["evaluation-limit"].as<std::string>());
+  }
   if (vm.count("schedule")) args.schedule = schedule_name(vm["schedule"].as<std::string>());
   if (vm.count("dump")) args.dumps = vm["dump"].as<std::vector<std::string>>();
   if (vm.count("dump-bdd")) args.bdd_dumps = vm["dump-bdd"].as<std::vector<std::string>>();

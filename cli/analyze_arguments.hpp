@@ -29,7 +29,8 @@ struct AnalyzeArguments {
   std::optional<std::uint64_t> tuple_joins;
   std::optional<std::uint64_t> tuple_deltas;
   std::optional<double> time_limit;
-  std::optional<std::string> schedule;  // solver::EngineOptions::schedule
+  std::optional<std::uint64_t> evaluation_limit;  // rule evaluations (EngineOptions)
+  std::optional<std::string> schedule;            // solver::EngineOptions::schedule
   std::string out;
   std::vector<std::string> dumps;
   std::vector<std::string> bdd_dumps;

@@ -262,6 +262,7 @@ PreparedAnalysis prepare_analysis(const AnalyzeArguments& args, const AnalyzeInp
   if (args.tuple_joins) options.tuple_join_max_input = *args.tuple_joins;
   if (args.tuple_deltas) options.tuple_delta_max = *args.tuple_deltas;
   if (args.time_limit) options.time_limit_seconds = *args.time_limit;
+  options.max_evaluations = args.evaluation_limit;
   if (args.schedule) options.schedule = *args.schedule;
   options.rules_dir = args.rules;
   options.work_dir = fs::path(args.out) / "facts";
@@ -411,6 +412,8 @@ int analyze_extracted(const AnalyzeArguments& args, const AnalyzeInputs& inputs,
                seconds_text(*args.reflection.budget_seconds) + " s (" + e.message() +
                "): these are Probe's results";
       if (progress) *progress << "[analyze] " << *notice << "\n";
+      // where Solar spread before its budget ran out: what to annotate for it to finish
+      write_reflection_at_stop(args.out, *analysis, facts, positions, ran.to_string(), e.message());
       analysis.reset();
       ran = reflection::Mode{reflection::ModeKind::kProbe, std::nullopt};
       options.extra_rules = {*ran.rule_file(args.reflection.rules)};
@@ -418,8 +421,13 @@ int analyze_extracted(const AnalyzeArguments& args, const AnalyzeInputs& inputs,
       analysis = std::make_unique<pointsto::Analysis>(facts, positions, options);
       result = analysis->run();
     }
-  } catch (const solver::LimitReached&) {
-    if (analysis) dump_at_stop(args, *analysis);
+  } catch (const solver::LimitReached& e) {
+    if (analysis) {
+      dump_at_stop(args, *analysis);
+      if (with_reflection)
+        write_reflection_at_stop(args.out, *analysis, facts, positions, ran.to_string(),
+                                 e.message());
+    }
     throw;
   }
 

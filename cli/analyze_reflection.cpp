@@ -6,6 +6,7 @@
 #include "reflection/reflective_targets.hpp"
 #include "reflection/report.hpp"
 #include "reflection/service_providers.hpp"
+#include "reflection/sites_so_far.hpp"
 
 namespace refract::cli {
 
@@ -94,6 +95,15 @@ void write_reflection_results(const std::filesystem::path& out, const pointsto::
   reflection::write_report_text(out / "reflection.txt", report);
   const std::vector<reflection::LogEntry> entries = log_entries(report);
   reflection::write_tamiflex_log(out / "refl.log", entries);
+}
+
+void write_reflection_at_stop(const std::filesystem::path& out, const pointsto::Analysis& analysis,
+                              const frontend::FactDatabase& facts,
+                              const std::vector<frontend::InvocationPosition>& positions,
+                              const std::string& mode, const std::string& stopped) {
+  const std::vector<reflection::SiteSoFar> sites =
+      reflection::sites_so_far({analysis.program(), analysis.engine(), facts, positions});
+  reflection::write_sites_so_far(out / "reflection.at-stop.txt", mode, stopped, sites);
 }
 
 }  // namespace refract::cli

@@ -61,4 +61,11 @@ void write_reflection_results(const std::filesystem::path& out, const pointsto::
                               const std::string& mode, const std::optional<std::string>& notice,
                               const ReflectionFacts& added);
 
+// Where a limit stopped a reflective run: OUT/reflection.at-stop.txt, the call sites ranked by
+// what the inference had derived at each (reflection/sites_so_far.hpp). `stopped` says where.
+void write_reflection_at_stop(const std::filesystem::path& out, const pointsto::Analysis& analysis,
+                              const frontend::FactDatabase& facts,
+                              const std::vector<frontend::InvocationPosition>& positions,
+                              const std::string& mode, const std::string& stopped);
+
 }  // namespace refract::cli

@@ -8,7 +8,7 @@ constexpr int kExitOk = 0;
 constexpr int kExitBadInput = 1;
 constexpr int kExitUsage = 2;
 constexpr int kExitInternal = 3;
-constexpr int kExitTimeLimit = 4;  // --time-limit reached before the fixpoint
+constexpr int kExitTimeLimit = 4;  // --time-limit or --evaluation-limit reached before the fixpoint
 
 int solve_command(int argc, char** argv);
 int check_command(int argc, char** argv);

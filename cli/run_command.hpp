@@ -15,8 +15,8 @@ namespace refract::cli {
 // parse() returns the arguments, or nothing when it printed --help; it throws
 // UsageError (boost::program_options::error) for bad usage: exit 2
 // with a pointer to --help. run(arguments) returns the exit code; an InputError (located
-// message) exits 1, a solver time limit (--time-limit) 4, any other exception is an internal
-// error, exit 3.
+// message) exits 1, a solver limit (--time-limit, --evaluation-limit) 4, any other exception
+// is an internal error, exit 3.
 template <typename UsageError, typename Parse, typename Run>
 int run_command(const std::string& command, Parse&& parse, Run&& run) {
   decltype(parse()) args;
@@ -30,7 +30,7 @@ int run_command(const std::string& command, Parse&& parse, Run&& run) {
   }
   try {
     return run(*args);
-  } catch (const solver::TimeLimitReached& e) {
+  } catch (const solver::LimitReached& e) {
     std::cerr << e.what() << '\n';
     return kExitTimeLimit;
   } catch (const InputError& e) {

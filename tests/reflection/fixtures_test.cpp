@@ -360,7 +360,7 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, ReflectionFixtureTest, ::testing::ValuesIn(kF
 // A --reflection-budget so small that Solar stops before its first rule, whatever the machine
 // (solving anything takes longer than a nanosecond): the run still succeeds, its results are
 // Probe's (the fixture's probe expectations hold, where solar's differ), and reflection.json
-// and stats.json say that Probe ran and why.
+// and stats.json say that Probe ran and why; reflection.at-stop.txt ranks where Solar had got.
 TEST(ReflectionBudgetTest, SolarOutOfBudgetGivesProbesResultsAndSaysWhy) {
   TempDir dir;
   const auto r = analyze_fixture(dir, "invs2t", "solar", "insens", {"--reflection-budget", "1e-9"});
@@ -372,6 +372,10 @@ TEST(ReflectionBudgetTest, SolarOutOfBudgetGivesProbesResultsAndSaysWhy) {
   const std::string notice = report.at("notice").string();
   EXPECT_NE(notice.find("reflection budget"), std::string::npos) << notice;
   EXPECT_NE(read_file(r->out / "reflection.txt").find("NOTE: " + notice), std::string::npos);
+  // where Solar had got to when its budget ran out: what to annotate for it to finish
+  const std::string at_stop = read_file(r->out / "reflection.at-stop.txt");
+  EXPECT_NE(at_stop.find("mode solar"), std::string::npos) << at_stop;
+  EXPECT_NE(at_stop.find("STOPPED: time limit of"), std::string::npos) << at_stop;
   const JsonValue stats = JsonReader(read_file(r->out / "stats.json")).document();
   EXPECT_EQ(stats.at("reflection").at("mode").string(), "solar");
   EXPECT_EQ(stats.at("reflection").at("ran").string(), "probe");
