@@ -14,13 +14,6 @@ namespace {
 
 using Tuple = std::vector<std::uint64_t>;
 
-// The tuples of a relation the program declares; none if the mode's rules do not declare it
-// (the string baseline has no criterion (4), the TamiFlex mode no criteria at all).
-std::vector<Tuple> tuples_if_declared(const ReportInputs& in, const std::string& relation) {
-  if (in.program.find_relation(relation) == nullptr) return {};
-  return in.engine.tuples(relation);
-}
-
 std::set<std::uint64_t> first_column(const ReportInputs& in, const std::string& relation) {
   std::set<std::uint64_t> out;
   for (const Tuple& t : tuples_if_declared(in, relation)) out.insert(t[0]);
@@ -71,6 +64,12 @@ std::string where(const ReportSite& site) {
 }
 
 }  // namespace
+
+std::vector<std::vector<std::uint64_t>> tuples_if_declared(const ReportInputs& in,
+                                                           const std::string& relation) {
+  if (in.program.find_relation(relation) == nullptr) return {};
+  return in.engine.tuples(relation);
+}
 
 ReflectionReport build_report(const ReportInputs& in) {
   ReflectionReport report;

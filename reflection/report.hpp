@@ -65,6 +65,11 @@ struct ReportInputs {
   const std::vector<frontend::InvocationPosition>& positions;
 };
 
+// The tuples of a relation the program declares; none if the mode's rules do not declare it
+// (the string baseline has no criterion (4), the TamiFlex mode no criteria, Probe no LazyNew).
+std::vector<std::vector<std::uint64_t>> tuples_if_declared(const ReportInputs& inputs,
+                                                           const std::string& relation);
+
 // The report of a solved analysis that included a reflection mode's rules.
 ReflectionReport build_report(const ReportInputs& inputs);
 

@@ -14,12 +14,6 @@ namespace {
 
 using Tuple = std::vector<std::uint64_t>;
 
-// The tuples of a relation the mode's rules declare; none otherwise (Probe has no LazyNew).
-std::vector<Tuple> tuples_if_declared(const ReportInputs& in, const std::string& relation) {
-  if (in.program.find_relation(relation) == nullptr) return {};
-  return in.engine.tuples(relation);
-}
-
 // Per site, the uses that typed its objects listed in the text: the rest are counted.
 constexpr std::size_t kCastsShown = 10;
 

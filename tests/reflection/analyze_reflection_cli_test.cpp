@@ -17,16 +17,7 @@ const char* const kSite =
 
 // `refract analyze` of the fixture with `options`, into dir/out.
 RunResult analyze(const TempDir& dir, const std::vector<std::string>& options) {
-  std::vector<std::string> args = {"analyze",
-                                   "--classpath",
-                                   fixture_jar(kFixture).string(),
-                                   "--jdk",
-                                   reflection_jdk().string(),
-                                   "--main",
-                                   std::string("reflection.") + kFixture + ".Main",
-                                   "--out",
-                                   (dir.path() / "out").string(),
-                                   "--quiet"};
+  std::vector<std::string> args = fixture_analyze_command(kFixture, dir.path() / "out");
   args.insert(args.end(), options.begin(), options.end());
   return run_refract(args, dir.path());
 }

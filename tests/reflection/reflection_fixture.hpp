@@ -103,6 +103,22 @@ inline std::filesystem::path fixture_jar(const std::string& fixture) {
   return dir->path() / (fixture + ".jar");
 }
 
+// `refract analyze` of reflection.FIXTURE.Main on its jar and the small JDK, into `out`, quiet;
+// the caller appends the mode and other options.
+inline std::vector<std::string> fixture_analyze_command(const std::string& fixture,
+                                                        const std::filesystem::path& out) {
+  return {"analyze",
+          "--classpath",
+          fixture_jar(fixture).string(),
+          "--jdk",
+          reflection_jdk().string(),
+          "--main",
+          "reflection." + fixture + ".Main",
+          "--out",
+          out.string(),
+          "--quiet"};
+}
+
 // One reflective call site of reflection.json: its kind, targets (with their rules) and flags.
 struct SiteResult {
   std::string kind;

@@ -18,22 +18,9 @@ const char* const kFixture = "lazy";
 
 RunResult analyze_lazy(const TempDir& dir, const std::string& name,
                        const std::vector<std::string>& extra) {
-  std::vector<std::string> args = {"analyze",
-                                   "--classpath",
-                                   fixture_jar(kFixture).string(),
-                                   "--jdk",
-                                   reflection_jdk().string(),
-                                   "--main",
-                                   std::string("reflection.") + kFixture + ".Main",
-                                   "--reflection",
-                                   "solar",
-                                   "--out",
-                                   (dir.path() / name).string(),
-                                   "--nodes",
-                                   "300000",
-                                   "--cache",
-                                   "30000",
-                                   "--quiet"};
+  std::vector<std::string> args = fixture_analyze_command(kFixture, dir.path() / name);
+  // a fixture's BDDs are small: a small table is quicker to set up (analyze_fixture's sizes)
+  args.insert(args.end(), {"--reflection", "solar", "--nodes", "300000", "--cache", "30000"});
   args.insert(args.end(), extra.begin(), extra.end());
   return run_refract(args, dir.path());
 }
