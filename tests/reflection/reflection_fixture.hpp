@@ -201,24 +201,9 @@ inline std::optional<ReflectionResult> analyze_fixture(const TempDir& dir,
   const ModeOptions options = mode_options(fixture, mode);
   // A fixture's BDDs peak near 300,000 nodes: a smaller table than the default costs less to
   // set up, and changes no answer.
-  std::vector<std::string> args = {"analyze",
-                                   "--classpath",
-                                   fixture_jar(fixture).string(),
-                                   "--jdk",
-                                   reflection_jdk().string(),
-                                   "--main",
-                                   "reflection." + fixture + ".Main",
-                                   "--context",
-                                   flavour,
-                                   "--reflection",
-                                   options.reflection,
-                                   "--out",
-                                   out.string(),
-                                   "--nodes",
-                                   "300000",
-                                   "--cache",
-                                   "30000",
-                                   "--quiet"};
+  std::vector<std::string> args = fixture_analyze_command(fixture, out);
+  args.insert(args.end(), {"--context", flavour, "--reflection", options.reflection, "--nodes",
+                           "300000", "--cache", "30000"});
   args.insert(args.end(), options.extra.begin(), options.extra.end());
   args.insert(args.end(), extra.begin(), extra.end());
   const RunResult run = run_refract(args, dir.path());
