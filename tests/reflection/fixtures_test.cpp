@@ -34,7 +34,7 @@ namespace fs = std::filesystem;
 const char* const kFixtures[] = {"forname", "getmethod", "fields",    "constructors",
                                  "invtp",   "invsig",    "invs2t",    "fieldinfer",
                                  "lazy",    "arrays",    "hierarchy", "unsound",
-                                 "offsets", "access",    "reflective"};
+                                 "offsets", "access",    "reflective", "loaders"};
 const char* const kBaseModes[] = {"strings", "probe", "solar"};
 // The deep flavour of the oracle's second run and of the invariants.
 const char* const kDeepFlavour = "2-obj+H";
