@@ -31,9 +31,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* const kFixtures[] = {"forname", "getmethod", "fields",    "constructors",
-                                 "invtp",   "invsig",    "invs2t",    "fieldinfer",
-                                 "lazy",    "arrays",    "hierarchy", "unsound",
+const char* const kFixtures[] = {"forname", "getmethod", "fields",     "constructors",
+                                 "invtp",   "invsig",    "invs2t",     "fieldinfer",
+                                 "lazy",    "arrays",    "hierarchy",  "unsound",
                                  "offsets", "access",    "reflective", "loaders"};
 const char* const kBaseModes[] = {"strings", "probe", "solar"};
 // The deep flavour of the oracle's second run and of the invariants.
