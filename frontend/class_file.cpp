@@ -919,9 +919,12 @@ class Parser {
     for (unsigned i = 0; i < uses_count; ++i) read_class(body, "uses_index");
     const std::uint16_t provides_count = body.u2("provides_count");
     for (unsigned i = 0; i < provides_count; ++i) {
-      read_class(body, "provides_index");
+      ModuleProvides entry;
+      entry.service = read_class(body, "provides_index");
       const std::uint16_t with_count = body.u2("provides_with_count");
-      for (unsigned j = 0; j < with_count; ++j) read_class(body, "provides_with_index");
+      for (unsigned j = 0; j < with_count; ++j)
+        entry.with.push_back(read_class(body, "provides_with_index"));
+      module.provides.push_back(std::move(entry));
     }
     return module;
   }

@@ -252,12 +252,22 @@ struct ModulePackage {
   std::vector<std::string> to;  // the modules it is exported (opened) to; empty: to all
 };
 
+// One `provides` entry of a Module attribute (JVMS 4.7.25): the classes ServiceLoader loads
+// from the module for a service (java.util.ServiceLoader's "deploying service providers as
+// modules").
+struct ModuleProvides {
+  std::string service;            // internal form: "java/nio/file/spi/FileSystemProvider"
+  std::vector<std::string> with;  // the providers, internal form, in attribute order
+};
+
 // The Module attribute of a module-info class: what its module exports and opens, which
-// decides what code outside the module may reach by reflection (JLS 7.7, JVMS 5.4.4).
+// decides what code outside the module may reach by reflection (JLS 7.7, JVMS 5.4.4), and the
+// service providers it declares.
 struct ModuleInfo {
   std::string name;  // "java.base"
   std::vector<ModulePackage> exports;
   std::vector<ModulePackage> opens;
+  std::vector<ModuleProvides> provides;
   bool open = false;  // ACC_OPEN: every package is open
 };
 

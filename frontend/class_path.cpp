@@ -138,6 +138,19 @@ struct ClassPath::Source {
   // Service name -> its provider-configuration file (META-INF/services/NAME), in entry order.
   std::vector<std::pair<std::string, std::variant<std::size_t, std::string>>> services;
 
+  // The Module attribute of the source's module-info, read once; nothing without one.
+  const std::optional<ModuleInfo>& module_info() const {
+    if (!module) {
+      const auto it = classes.find("module-info");
+      if (it == classes.end()) {
+        module.emplace(std::nullopt);
+      } else {
+        module.emplace(parse_class_file(read(it->second), origin_of(it->second)).module);
+      }
+    }
+    return *module;
+  }
+
   std::string origin_of(const std::variant<std::size_t, std::string>& where) const {
     if (const auto* index = std::get_if<std::size_t>(&where)) return archive->origin(*index);
     return (folder / std::get<std::string>(where)).string();
@@ -282,16 +295,7 @@ std::optional<ModuleAccess> ClassPath::jdk_module_access(std::string_view binary
   const auto found = find(binary_name, true);
   if (!found) return std::nullopt;
   const Source& source = *found->source;
-  if (!source.module) {
-    const auto it = source.classes.find("module-info");
-    if (it == source.classes.end()) {
-      source.module.emplace(std::nullopt);
-    } else {
-      source.module.emplace(
-          parse_class_file(source.read(it->second), source.origin_of(it->second)).module);
-    }
-  }
-  const auto& module = *source.module;
+  const auto& module = source.module_info();
   if (!module) return ModuleAccess{fs::path(source.name).stem().string(), true, true};
   const std::string_view package = package_of(binary_name);
   const bool open = module->open || to_all(module->opens, package);
@@ -332,6 +336,19 @@ std::vector<ServiceFile> ClassPath::service_files() const {
       files.push_back({source->origin_of(where), service, source->read(where)});
   }
   return files;
+}
+
+std::vector<ModuleProvider> ClassPath::jdk_module_providers() const {
+  std::vector<ModuleProvider> providers;
+  for (const auto& source : jdk_) {
+    const auto& module = source->module_info();
+    if (!module) continue;
+    const std::string origin = source->origin_of(source->classes.at("module-info"));
+    for (const ModuleProvides& provides : module->provides)
+      for (const std::string& provider : provides.with)
+        providers.push_back({provides.service, provider, origin});
+  }
+  return providers;
 }
 
 std::vector<std::string> ClassPath::entry_class_names() const {

@@ -42,6 +42,14 @@ struct ModuleAccess {
   bool open = false;      // opened to every module
 };
 
+// A service provider a JDK module declares: `provides SERVICE with PROVIDER` in its
+// module-info, which ServiceLoader loads with Class.forName(Module, String).
+struct ModuleProvider {
+  std::string service;   // internal form: "java/util/random/RandomGenerator"
+  std::string provider;  // internal form: "java/util/Random"
+  std::string origin;    // "JMOD!classes/module-info.class"
+};
+
 class ClassPath {
  public:
   static constexpr int kDefaultRelease = 17;
@@ -81,6 +89,11 @@ class ClassPath {
   // their providers in module-info instead), entry by entry in class-path order, each entry's
   // sorted by service name. Read errors are InputErrors naming the origin.
   std::vector<ServiceFile> service_files() const;
+  // The providers the JDK's modules declare, jmod by jmod in name order, each in its
+  // module-info's order (the application's module-info files are not read: on the class path
+  // its jars are the unnamed module, whose providers come from META-INF/services). A malformed
+  // module-info is a ClassFormatError naming it.
+  std::vector<ModuleProvider> jdk_module_providers() const;
 
   // For looking at the entries themselves (`refract ir --all`), whatever the JDK shadows:
   // every class name the added entries hold, and a class read from the first entry holding it.

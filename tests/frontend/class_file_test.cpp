@@ -204,6 +204,9 @@ TEST(ClassFileTest, ModuleAttributeExportsAndOpens) {
   EXPECT_EQ(cf.module->exports[1].to, std::vector<std::string>{"b.friend"});
   ASSERT_EQ(cf.module->opens.size(), 1u);
   EXPECT_EQ(cf.module->opens[0].package, "a/beans");
+  ASSERT_EQ(cf.module->provides.size(), 1u);
+  EXPECT_EQ(cf.module->provides[0].service, "a/api/Service");
+  EXPECT_EQ(cf.module->provides[0].with, std::vector<std::string>{"a/internal/Impl"});
 }
 
 TEST(ClassFileTest, ModuleAttributeNamingAClassWhereAPackageBelongsIsAnError) {

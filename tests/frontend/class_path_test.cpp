@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <set>
+
 #include "frontend/class_builder.hpp"
 #include "frontend/class_file.hpp"
 #include "frontend/test_util.hpp"
@@ -340,6 +343,54 @@ TEST(ClassPathTest, MalformedModuleInfoIsAnErrorNamingIt) {
               std::string::npos)
         << e.what();
   }
+}
+
+// JDK 17's own declarations (`jmod describe`): java.base provides RandomGenerator with
+// SecureRandom, Random and SplittableRandom; jdk.zipfs provides FileSystemProvider. An
+// application jar's module-info is not read for them.
+TEST(ClassPathTest, JdkModuleProvidersFromModuleInfo) {
+  const auto jdk = find_default_jdk();
+  ASSERT_TRUE(jdk.has_value()) << "no JDK 17 (scripts/setup-debian.sh installs it)";
+  TempDir dir;
+  ClassBuilder b;
+  b.this_class = "module-info";
+  b.super_class = "";
+  b.access_flags = access::kModule;
+  const auto self = b.module("app.mod");
+  b.add_class_attribute(
+      b.attribute("Module", testing::Bytes()
+                                .u2(self)
+                                .u2(0)
+                                .u2(0)
+                                .u2(0)
+                                .u2(0)
+                                .u2(0)
+                                .u2(0)
+                                .u2(1)  // provides
+                                .u2(b.class_ref("java/util/random/RandomGenerator"))
+                                .u2(1)
+                                .u2(b.class_ref("app/Generator"))));
+  write_zip(dir / "app.jar", {{"module-info.class", b.build()}});
+  ClassPath path;
+  path.add(dir / "app.jar");
+  path.add_jdk(*jdk);
+
+  std::map<std::string, std::set<std::string>> by_service;
+  for (const ModuleProvider& p : path.jdk_module_providers()) {
+    by_service[p.service].insert(p.provider);
+    if (p.provider == "java/util/Random") {
+      EXPECT_EQ(p.origin,
+                (*jdk / "jmods" / "java.base.jmod").string() + "!classes/module-info.class");
+    }
+  }
+  const std::set<std::string> generators = by_service["java/util/random/RandomGenerator"];
+  for (const char* p :
+       {"java/security/SecureRandom", "java/util/Random", "java/util/SplittableRandom"})
+    EXPECT_EQ(generators.count(p), 1u) << p;
+  EXPECT_EQ(generators.count("app/Generator"), 0u);
+  EXPECT_EQ(by_service["java/nio/file/spi/FileSystemProvider"].count(
+                "jdk/nio/zipfs/ZipFileSystemProvider"),
+            1u);
 }
 
 TEST(ClassPathTest, DefaultJdkDiscovery) {
