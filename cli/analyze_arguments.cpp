@@ -77,6 +77,10 @@ po::options_description analyze_options() {
       "application (every class of the class path, and the classes its code names in string "
       "constants; the default with reflection) or reachable (the classes reachable by name from "
       "the main class; the default with --reflection none)")(
+      "jdk-providers", po::value<std::string>(),
+      "skip (default: the providers the JDK's modules declare are not read; a ServiceLoader made "
+      "for their service is flagged possibly unsound) or read (read with the program for each "
+      "service its code gives ServiceLoader: sound there, and on antlr twice the seconds)")(
       "reflection-rules", po::value<std::string>(),
       "folder of the reflection rules (default: the shipped ones)")(
       "jdk-cache",
@@ -119,6 +123,13 @@ std::optional<bool> parse_closed_world(const std::string& text, const std::strin
   if (text == "reachable") return false;
   throw std::invalid_argument("unknown " + option + " value '" + text +
                               "' (expected application or reachable)");
+}
+
+bool parse_jdk_providers(const std::string& text, const std::string& option) {
+  if (text == "read") return true;
+  if (text == "skip") return false;
+  throw std::invalid_argument("unknown " + option + " value '" + text +
+                              "' (expected read or skip)");
 }
 
 std::optional<bool> parse_cache_build(const std::string& text, const std::string& option) {
@@ -198,6 +209,7 @@ std::optional<AnalyzeArguments> parse_analyze_arguments(int argc, char** argv) {
         positive_seconds("reflection-budget", vm["reflection-budget"].as<std::string>());
   }
   read_choice(vm, "closed-world", parse_closed_world, args.application_closed_world);
+  read_choice(vm, "jdk-providers", parse_jdk_providers, args.read_jdk_providers);
   if (vm.count("reflection-rules"))
     args.reflection.rules = vm["reflection-rules"].as<std::string>();
   if (vm.count("cache-dir")) {

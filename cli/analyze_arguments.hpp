@@ -47,6 +47,10 @@ struct AnalyzeArguments {
   // constants of its code name (default with reflection); reachable: the classes reachable by
   // name from the main class (default without)
   std::optional<bool> application_closed_world;
+  // --jdk-providers read: the providers the JDK's modules declare for the services the code
+  // gives ServiceLoader are read with the program (reflection/services.datalog); skip (the
+  // default): not read, and a ServiceLoader made for such a service is flagged possibly unsound
+  bool read_jdk_providers = false;
   // The JDK cache (cli/jdk_cache.hpp): on unless --no-cache, as parse_analyze_arguments reads
   // the command line; off where a command builds its arguments itself (order-search).
   bool jdk_cache = false;

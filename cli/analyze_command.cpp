@@ -226,6 +226,7 @@ AnalyzeInputs read_analyze_inputs(const AnalyzeArguments& args, std::ostream* pr
     inputs.reflection = read_reflection_inputs(args.reflection);
     scope.extra_roots = inputs.reflection.classes_to_read();
     scope.service_providers = true;
+    scope.jdk_providers = args.read_jdk_providers;
   }
   if (args.application_closed_world.value_or(with_reflection)) {
     scope.string_classes = frontend::StringClasses::kApplicationCode;
@@ -276,7 +277,8 @@ PreparedAnalysis prepare_analysis(const AnalyzeArguments& args, const AnalyzeInp
   if (with_reflection) {
     prepared.reflective = program.extractor->facts();
     prepared.reflection_added =
-        add_reflection(inputs.reflection, program.service_providers, *prepared.reflective,
+        add_reflection(inputs.reflection, program.service_providers, program.module_providers,
+                       program.unread_module_providers, *prepared.reflective,
                        program.extractor->invocation_positions());
   }
   const frontend::FactDatabase& extracted = prepared.extracted();

@@ -65,6 +65,8 @@ ReflectionInputs read_reflection_inputs(const ReflectionArguments& args) {
 
 ReflectionFacts add_reflection(const ReflectionInputs& inputs,
                                const std::vector<frontend::ServiceProvider>& service_providers,
+                               const std::vector<frontend::ModuleProvider>& module_providers,
+                               const std::vector<frontend::ModuleProvider>& unread_module_providers,
                                frontend::FactDatabase& facts,
                                const std::vector<frontend::InvocationPosition>& positions) {
   ReflectionFacts added;
@@ -74,7 +76,8 @@ ReflectionFacts add_reflection(const ReflectionInputs& inputs,
   for (const reflection::UnmatchedEntry& u : logged.unmatched)
     added.unmatched_log.push_back(unmatched_line(u));
   reflection::add_reflective_target_relations(facts, annotated, logged);
-  for (const std::string& w : reflection::add_service_provider_relation(facts, service_providers))
+  for (const std::string& w : reflection::add_service_provider_relations(
+           facts, service_providers, module_providers, unread_module_providers))
     std::cerr << "warning: " << w << '\n';
   added.metaobjects = reflection::add_reflection_facts(facts);
   return added;

@@ -51,6 +51,8 @@ struct ReflectionFacts {
 // facts contradict.
 ReflectionFacts add_reflection(const ReflectionInputs& inputs,
                                const std::vector<frontend::ServiceProvider>& service_providers,
+                               const std::vector<frontend::ModuleProvider>& module_providers,
+                               const std::vector<frontend::ModuleProvider>& unread_module_providers,
                                frontend::FactDatabase& facts,
                                const std::vector<frontend::InvocationPosition>& positions);
 

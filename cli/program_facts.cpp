@@ -1,10 +1,12 @@
 #include "cli/program_facts.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include "cli/jdk_facts_cache.hpp"
 #include "frontend/names.hpp"
 #include "frontend/program_scope.hpp"
+#include "reflection/service_providers.hpp"
 #include "support/error.hpp"
 
 namespace refract::cli {
@@ -82,6 +84,35 @@ frontend::ProgramScope::Visitor class_visitor(ExtractedProgram& program) {
       };
 }
 
+// With `read`, the providers the JDK's modules declare for the services whose class literal the
+// code read so far gives ServiceLoader (reflection::services_given_to_service_loader), read as
+// roots, again until the newly read code gives it no further service; the others, unread. Every
+// service named, or every class literal, read 68 of JDK 17's providers on antlr and tripled its
+// classes. A service only the late roots (ScopeChoices::application_classes) give is left out, as
+// the JDK classes they alone name are.
+void read_module_providers(ExtractedProgram& program, frontend::ProgramScope& scope,
+                           std::ostream* progress, bool read) {
+  std::vector<frontend::ModuleProvider> pending = program.path->jdk_module_providers();
+  for (bool added = read; added;) {
+    added = false;
+    const std::set<std::string> loaded =
+        reflection::services_given_to_service_loader(program.extractor->facts());
+    std::vector<frontend::ModuleProvider> rest;
+    for (frontend::ModuleProvider& p : pending) {
+      if (loaded.count(frontend::soot_class_name(p.service)) == 0) {
+        rest.push_back(std::move(p));
+        continue;
+      }
+      scope.add_root(p.provider);
+      program.module_providers.push_back(std::move(p));
+      added = true;
+    }
+    pending = std::move(rest);
+    if (added) scope.run_before_late_roots(class_visitor(program), progress);
+  }
+  program.unread_module_providers = std::move(pending);
+}
+
 // Reads the JDK's start-up part when the class path has a JDK: its classes, the JVM's own
 // objects, what finish() adds for them; then marks it (FactDatabase::mark_jdk_part). With
 // `cache`, from the cached facts when they are there, else into them.
@@ -152,6 +183,11 @@ std::unique_ptr<ExtractedProgram> extract_program(const ClassPathArguments& clas
     read_service_providers(*program);
     for (const frontend::ServiceProvider& p : program->service_providers)
       scope.add_root(internal_class_name(p.provider));
+  }
+  if (scope_choices.service_providers) {
+    // before the late roots seal the JDK: the providers are the JDK's classes
+    scope.run_before_late_roots(class_visitor(*program), progress);
+    read_module_providers(*program, scope, progress, scope_choices.jdk_providers);
   }
   scope.run(class_visitor(*program), progress);
   program->extractor->finish();

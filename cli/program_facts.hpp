@@ -27,6 +27,12 @@ struct ExtractedProgram {
   // and names that list none.
   std::vector<frontend::ServiceProvider> service_providers;
   std::vector<frontend::ServiceWarning> service_warnings;
+  // With ScopeChoices::service_providers: the providers the JDK's modules declare
+  // (module-info `provides`) for the services whose class literal the program's code gives
+  // ServiceLoader (reflection::services_given_to_service_loader).
+  std::vector<frontend::ModuleProvider> module_providers;
+  // With ScopeChoices::service_providers: those the JDK's modules declare that were not read.
+  std::vector<frontend::ModuleProvider> unread_module_providers;
 };
 
 // Choices about which classes a program has, beyond what its code names: reflection's closed
@@ -46,6 +52,9 @@ struct ScopeChoices {
   // And the providers the class path's META-INF/services files list: the classes
   // java.util.ServiceLoader loads by name (reflection/services.datalog).
   bool service_providers = false;
+  // With service_providers: also the providers the JDK's modules declare for a service whose
+  // class literal read code gives ServiceLoader (`--jdk-providers read`).
+  bool jdk_providers = false;
 };
 
 struct JdkFactsCache;

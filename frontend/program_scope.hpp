@@ -59,6 +59,12 @@ class ProgramScope {
   // classes of the first walk (the JDK's start-up, cli/program_facts.cpp) come first whatever
   // the later roots are.
   void run(const Visitor& visit, std::ostream* progress);
+  // As run, but leaves the late roots for a later run: the JDK is not sealed yet, so roots
+  // added after it may still be JDK classes (the providers of the JDK's modules,
+  // cli/program_facts.cpp).
+  void run_before_late_roots(const Visitor& visit, std::ostream* progress) {
+    walk(visit, progress);
+  }
 
   std::size_t visited() const { return visited_; }
   // Every class the walks have queued, in the order they were queued: the classes read, and

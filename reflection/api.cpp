@@ -10,6 +10,8 @@ namespace {
 // JDK 17's signatures (java.base), sorted by signature for the lookup.
 constexpr std::array kApi = std::to_array<ApiMethod>({
     {"<java.lang.Class: boolean isInstance(java.lang.Object)>", ApiKind::kClassCast},
+    {"<java.lang.Class: java.lang.Class forName(java.lang.Module,java.lang.String)>",
+     ApiKind::kForName},
     {"<java.lang.Class: java.lang.Class forName(java.lang.String)>", ApiKind::kForName},
     {"<java.lang.Class: java.lang.Class forName(java.lang.String,boolean,java.lang.ClassLoader)>",
      ApiKind::kForName},

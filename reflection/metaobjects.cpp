@@ -381,10 +381,10 @@ std::vector<std::uint64_t> context_free_metaobjects(const frontend::FactDatabase
 
 const std::vector<std::string>& reflection_rule_names() {
   static const std::vector<std::string> kRules = {
-      "P-ForName", "P-GetMtd",   "P-GetFld", "P-GetCtor", "I-InvTp",  "I-InvSig", "I-InvS2T",
-      "I-GetTp",   "I-GetSig",   "I-GetS2T", "I-SetTp",   "I-SetSig", "I-SetS2T", "L-KwTp",
-      "L-UkwTp",   "L-Cast",     "L-Inv",    "L-GSet",    "T-Inv",    "T-Get",    "T-Set",
-      "Array",     "annotation", "tamiflex", "services"};
+      "P-ForName", "P-GetMtd",   "P-GetFld", "P-GetCtor", "I-InvTp",        "I-InvSig", "I-InvS2T",
+      "I-GetTp",   "I-GetSig",   "I-GetS2T", "I-SetTp",   "I-SetSig",       "I-SetS2T", "L-KwTp",
+      "L-UkwTp",   "L-Cast",     "L-Inv",    "L-GSet",    "T-Inv",          "T-Get",    "T-Set",
+      "Array",     "annotation", "tamiflex", "services",  "module-services"};
   return kRules;
 }
 

@@ -100,6 +100,12 @@ ReflectionReport build_report(const ReportInputs& in) {
         {"ModelledTargetAt",
          "a target is a method that a model gives at its own call sites (the reflection API, "
          "Unsafe, doPrivileged): called reflectively, neither the model nor its body runs"},
+        {"UnmodelledModuleForName",
+         "Class.forName(Module, String) outside ServiceLoader: no rule resolves its name, it "
+         "returns what the JDK's body of forName returns"},
+        {"UnreadModuleProviders",
+         "a ServiceLoader is made for a service whose providers the JDK's modules declare and "
+         "the front end did not read (--jdk-providers read reads them)"},
         {"UnknownFieldOffset",
          "a Field object of a field whose name is unknown, which it returns, reaches "
          "Unsafe.objectFieldOffset: no rule follows the Unsafe accesses at that offset"}}) {

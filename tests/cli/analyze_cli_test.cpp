@@ -625,6 +625,10 @@ TEST(AnalyzeUsageTest, AnUnknownClosedWorldIsNamed) {
   expect_unknown_choice("--closed-world", "everything", "'everything'", "application or reachable");
 }
 
+TEST(AnalyzeUsageTest, AnUnknownJdkProvidersChoiceIsNamed) {
+  expect_unknown_choice("--jdk-providers", "all", "'all'", "read or skip");
+}
+
 TEST(AnalyzeUsageTest, AnUnknownReflectionModeIsNamed) {
   TempDir dir;
   const RunResult run =
