@@ -80,9 +80,9 @@ po::options_description analyze_options() {
       "jdk-providers", po::value<std::string>(),
       "skip (default: the providers the JDK's modules declare are not read; a ServiceLoader made "
       "for their service is flagged possibly unsound) or read (read with the program for each "
-      "service its code gives ServiceLoader: sound there, and on antlr twice the seconds)")(
-      "reflection-rules", po::value<std::string>(),
-      "folder of the reflection rules (default: the shipped ones)")(
+      "service its code gives ServiceLoader: sound there, but on antlr under insens more than "
+      "three times the seconds)")("reflection-rules", po::value<std::string>(),
+                                  "folder of the reflection rules (default: the shipped ones)")(
       "jdk-cache",
       "the default: start the solve from the cached fixpoint of the JDK's start-up work (solved "
       "once per JDK, rules, options and refract build; --reflection none, every flavour but "
