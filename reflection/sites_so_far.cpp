@@ -16,6 +16,35 @@ using Tuple = std::vector<std::uint64_t>;
 
 // Per site, the uses that typed its objects listed in the text: the rest are counted.
 constexpr std::size_t kCastsShown = 10;
+// Per site, the calls its metaobjects came from listed in the text, and per lookup the entry
+// calls that made the unknown classes it ran on.
+constexpr std::size_t kSourcesShown = 5;
+constexpr std::size_t kEntriesShown = 3;
+
+std::string where(const std::optional<std::uint32_t>& line) {
+  return line ? "line " + std::to_string(*line) : "no line";
+}
+
+void write_sources(std::ostream& out, const SiteMetaobjects& m) {
+  out << "\t\t\t  metaobjects " << m.metaobjects << " (" << m.partial
+      << " with class or member unknown), returned by:\n";
+  const std::size_t shown = std::min(m.sources.size(), kSourcesShown);
+  for (std::size_t k = 0; k < shown; ++k) {
+    const MetaobjectSource& s = m.sources[k];
+    out << "\t\t\t    " << s.metaobjects << " at " << s.site << "  (" << kind_name(s.kind) << ", "
+        << where(s.line) << ")";
+    const std::size_t entries = std::min(s.unknown_classes_from.size(), kEntriesShown);
+    for (std::size_t e = 0; e < entries; ++e)
+      out << (e == 0 ? "; on unknown classes from " : ", ") << s.unknown_classes_from[e];
+    if (entries < s.unknown_classes_from.size())
+      out << " and " << s.unknown_classes_from.size() - entries << " more";
+    out << "\n";
+  }
+  if (shown < m.sources.size())
+    out << "\t\t\t    ... and " << m.sources.size() - shown << " more calls\n";
+  if (m.unsourced > 0)
+    out << "\t\t\t    " << m.unsourced << " returned by no entry or member-introspecting call\n";
+}
 
 bool makes_objects(ApiKind kind) {
   return kind == ApiKind::kClassNewInstance || kind == ApiKind::kConstructorNewInstance;
@@ -67,7 +96,7 @@ std::vector<SiteSoFar> sites_so_far(const ReportInputs& in) {
   std::map<std::uint64_t, std::map<std::uint64_t, std::set<std::uint64_t>>> typed_at;
   for (const Tuple& t : tuples_if_declared(in, "LazyTyped")) typed_at[t[3]][t[1]].insert(t[4]);
 
-  std::vector<SiteSoFar> out;
+  std::vector<std::pair<std::uint64_t, SiteSoFar>> ranked;
   for (const auto& [invoke, kind] : api_call_sites(in.facts)) {
     const auto found = targets.find(invoke);
     if (found == targets.end()) continue;
@@ -85,10 +114,23 @@ std::vector<SiteSoFar> sites_so_far(const ReportInputs& in) {
     }
     std::stable_sort(site.lazy_casts.begin(), site.lazy_casts.end(),
                      [](const LazyCast& a, const LazyCast& b) { return a.types > b.types; });
+    ranked.emplace_back(invoke, std::move(site));
+  }
+  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
+    return spread(a.second) > spread(b.second);
+  });
+  std::vector<std::uint64_t> first;
+  for (const auto& [invoke, site] : ranked) {
+    if (first.size() == kSitesWithSources) break;
+    if (is_side_effect(site.kind)) first.push_back(invoke);
+  }
+  std::map<std::uint64_t, SiteMetaobjects> sources = metaobject_sources(in, first);
+  std::vector<SiteSoFar> out;
+  for (auto& [invoke, site] : ranked) {
+    if (auto found = sources.find(invoke); found != sources.end())
+      site.metaobjects = std::move(found->second);
     out.push_back(std::move(site));
   }
-  std::stable_sort(out.begin(), out.end(),
-                   [](const SiteSoFar& a, const SiteSoFar& b) { return spread(a) > spread(b); });
   return out;
 }
 
@@ -103,14 +145,17 @@ void write_sites_so_far(const std::filesystem::path& file, const std::string& mo
          "modelling made for its objects ([L-Cast], [L-Inv], [L-GSet]), any other site by its "
          "targets\n(Solar paper, Sec. 7.4). Annotating the sites that spread most (README, "
          "\"Annotation file\") is how the paper\nmade Solar finish on programs it did not "
-         "finish on.\n\n"
+         "finish on. For the "
+      << kSitesWithSources
+      << " side-effect calls ranked first, the "
+         "calls that returned their\nmetaobjects (Class, Method, Field, Constructor objects) "
+         "are listed: annotating those cuts the targets where\nthey are made (Fig. 14).\n\n"
       << sites.size() << " sites with targets so far\n"
       << "rank\tlazy\ttargets\tsite  (kind, line)\n";
   std::size_t rank = 0;
   for (const SiteSoFar& s : sites) {
     out << ++rank << "\t" << s.lazy_types << "\t" << s.targets << "\t" << s.site << "  ("
-        << kind_name(s.kind) << ", " << (s.line ? "line " + std::to_string(*s.line) : "no line")
-        << ")\n";
+        << kind_name(s.kind) << ", " << where(s.line) << ")\n";
     // the casts that typed most; a use that is no cast is a reflective call's receiver
     // ([L-Inv], [L-GSet]) or Class.cast's result
     const std::size_t shown = std::min<std::size_t>(s.lazy_casts.size(), kCastsShown);
@@ -121,6 +166,7 @@ void write_sites_so_far(const std::filesystem::path& file, const std::string& mo
     }
     if (shown < s.lazy_casts.size())
       out << "\t\t\t  ... and " << s.lazy_casts.size() - shown << " more uses\n";
+    if (s.metaobjects) write_sources(out, *s.metaobjects);
   }
   file_out.commit();
 }

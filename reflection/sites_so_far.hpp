@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "reflection/api.hpp"
+#include "reflection/metaobject_sources.hpp"
 #include "reflection/report.hpp"
 
 namespace refract::reflection {
@@ -27,7 +28,13 @@ struct SiteSoFar {
   std::uint64_t lazy_types = 0;
   std::vector<LazyCast> lazy_casts;
   std::uint64_t targets = 0;  // classes, methods and fields it resolved to, lazy ones included
+  // for the side-effect calls ranked first: where their metaobjects came from, what to
+  // annotate upstream of the call
+  std::optional<SiteMetaobjects> metaobjects;
 };
+
+// How many of the sites ranked first get their metaobjects' sources.
+inline constexpr std::size_t kSitesWithSources = 20;
 
 // The sites with a target or a lazily made class so far, most spread first: a newInstance site
 // by its lazily made classes, any other by its targets (Sec. 7.4's measures), then by site id.
