@@ -379,5 +379,26 @@ TEST(ReflectionBudgetTest, SolarOutOfBudgetGivesProbesResultsAndSaysWhy) {
   EXPECT_EQ(stats.at("reflection").at("notice").string(), notice);
 }
 
+// A `never` annotation on a ClassLoader.loadClass says the call never runs, so it returns
+// nothing, whatever the loader's own loadClass would (fixture loaders: Relay passes the name
+// on, an entry call on a name it cannot know, which makes c^u). Before, only a `class`
+// annotation cut the loader's result, and the c^u reached `(Shape) loaded.newInstance()`,
+// where [L-Cast] made Circle and Square.
+TEST(ReflectionAnnotationsTest, ANeverLoadClassReturnsNothingWhateverItsLoaderReturns) {
+  TempDir dir;
+  const std::string main = "<reflection.loaders.Main: void main(java.lang.String[])>/";
+  const fs::path annotations = dir.path() / "never.tsv";
+  write_file(annotations, main + "java.lang.ClassLoader.loadClass/0\tnever\n");
+  const auto r = analyze_fixture(dir, "loaders", "solar", "insens",
+                                 {"--reflection-annotations", annotations.string()});
+  ASSERT_TRUE(r);
+  const auto site = r->sites.find(main + "java.lang.Class.newInstance/0");
+  ASSERT_NE(site, r->sites.end());
+  EXPECT_TRUE(site->second.targets.empty()) << site->second.targets.begin()->first;
+  const std::string edges = read_file(r->out / "call-edges.tsv");
+  EXPECT_EQ(edges.find("<reflection.loaders.Circle: void <init>()>"), std::string::npos);
+  EXPECT_EQ(edges.find("<reflection.loaders.Square: void <init>()>"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace refract::test
