@@ -156,6 +156,31 @@ bool is_side_effect(ApiKind kind) {
   }
 }
 
+bool returns_metaobjects(ApiKind kind) {
+  switch (kind) {
+    case ApiKind::kForName:
+    case ApiKind::kLoadClass:
+    case ApiKind::kGetSuperclass:
+    case ApiKind::kGetInterfaces:
+    case ApiKind::kGetComponentType:
+    case ApiKind::kGetMethod:
+    case ApiKind::kGetDeclaredMethod:
+    case ApiKind::kGetMethods:
+    case ApiKind::kGetDeclaredMethods:
+    case ApiKind::kGetField:
+    case ApiKind::kGetDeclaredField:
+    case ApiKind::kGetFields:
+    case ApiKind::kGetDeclaredFields:
+    case ApiKind::kGetConstructor:
+    case ApiKind::kGetDeclaredConstructor:
+    case ApiKind::kGetConstructors:
+    case ApiKind::kGetDeclaredConstructors:
+      return true;
+    default:
+      return false;
+  }
+}
+
 std::map<std::uint64_t, ApiKind> api_call_sites(const frontend::FactDatabase& facts) {
   const std::vector<std::string>& methods = facts.domain("M").names();
   std::map<std::uint64_t, ApiKind> out;

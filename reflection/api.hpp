@@ -71,6 +71,10 @@ std::optional<ApiKind> kind_from_log_name(std::string_view name);
 // Side-effect kinds: where Solar's soundness criteria and the imprecision ranking apply.
 bool is_side_effect(ApiKind kind);
 
+// Kinds whose result is a metaobject: entry calls, Class objects from Class objects, and
+// member-introspecting calls. Not Class.cast, which returns whatever object it is given.
+bool returns_metaobjects(ApiKind kind);
+
 // The API kind of each call site of `facts` whose resolved target (StaticCall, VirtualCall,
 // SpecialCall) is a modelled reflection method, by I element.
 std::map<std::uint64_t, ApiKind> api_call_sites(const frontend::FactDatabase& facts);

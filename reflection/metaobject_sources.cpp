@@ -28,12 +28,6 @@ Heaps heaps_where(const rel::Relation& relation, const std::string& key, std::ui
   return out;
 }
 
-// Entry calls (a Class object from a name or from another Class object) and
-// member-introspecting calls: the API calls whose results are metaobjects.
-bool returns_metaobjects(ApiKind kind) {
-  return !is_side_effect(kind) && kind != ApiKind::kProxyNewInstance;
-}
-
 std::map<std::uint64_t, std::vector<std::uint64_t>> by_first(
     const std::vector<std::vector<std::uint64_t>>& tuples, std::size_t key, std::size_t value) {
   std::map<std::uint64_t, std::vector<std::uint64_t>> out;

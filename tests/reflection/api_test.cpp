@@ -39,5 +39,19 @@ TEST(ApiTest, SideEffectKindsAreTheNineOfTheTableAndTheArrayOnes) {
   EXPECT_FALSE(is_side_effect(ApiKind::kGetMethods));
 }
 
+// The calls reflection.at-stop.txt names as where a side-effect call's metaobjects came from.
+// Class.cast was once among them: under insens its result held every Method object checkstyle's
+// invokes had, and it led their lists.
+TEST(ApiTest, MetaobjectsComeFromEntryAndLookupCallsNotFromClassCast) {
+  EXPECT_TRUE(returns_metaobjects(ApiKind::kForName));
+  EXPECT_TRUE(returns_metaobjects(ApiKind::kLoadClass));
+  EXPECT_TRUE(returns_metaobjects(ApiKind::kGetInterfaces));
+  EXPECT_TRUE(returns_metaobjects(ApiKind::kGetMethods));
+  EXPECT_TRUE(returns_metaobjects(ApiKind::kGetDeclaredConstructor));
+  EXPECT_FALSE(returns_metaobjects(ApiKind::kClassCast));
+  EXPECT_FALSE(returns_metaobjects(ApiKind::kMethodInvoke));
+  EXPECT_FALSE(returns_metaobjects(ApiKind::kArrayGet));
+}
+
 }  // namespace
 }  // namespace refract::reflection
