@@ -66,6 +66,17 @@ std::uint64_t measure(const Ranked& r) {
   return r.kind == "Class.newInstance" || r.kind == "Constructor.newInstance" ? r.lazy : r.targets;
 }
 
+// The lines under a ranked site of reflection.at-stop.txt, up to the next ranked site: where
+// its casts and metaobjects came from.
+std::string block_of(const std::string& text, const std::string& site_line) {
+  const std::size_t start = text.find(site_line);
+  if (start == std::string::npos) return "";
+  std::size_t end = text.find('\n', start);
+  while (end != std::string::npos && end + 1 < text.size() && text[end + 1] == '\t')
+    end = text.find('\n', end + 1);
+  return text.substr(start, end == std::string::npos ? std::string::npos : end + 1 - start);
+}
+
 // Stopped halfway through a whole run's rule evaluations, the run exits 4 with no results and
 // ranks sites the whole run reports, most spread first; the same limit gives the same file
 // (the limit counts work, not seconds), and a later stop ranks every site with at least as
@@ -110,70 +121,35 @@ TEST(SitesSoFarTest, AStoppedSolarRunRanksTheSitesItReachedTheSameEveryTime) {
     return r.second.lazy > 0;
   })) << half;
   EXPECT_NE(half.find(" classes at ("), std::string::npos) << half;
+  // Stopped after the main fixpoint, each side-effect call lists the calls that returned its
+  // metaobjects (Main.java): [P-GetMtd] and [P-GetFld] on known classes, and getConstructor
+  // on the c^u of a forName with a name built at run time, which is listed with it: Fig. 14's
+  // annotation sites, which a stopped run's locater never computes.
+  const std::string last = stop_at("last", evaluations - 1);
+  const std::string main = "<reflection.lazy.Main: void main(java.lang.String[])>/";
+  const auto sources_of = [&](const std::string& site) { return block_of(last, main + site); };
+  EXPECT_NE(sources_of("java.lang.reflect.Method.invoke/0  (Method.invoke, line 29)")
+                .find("1 at " + main + "java.lang.Class.getMethod/0  (Class.getMethod, line 27)\n"),
+            std::string::npos)
+      << last;
+  EXPECT_NE(sources_of("java.lang.reflect.Field.getInt/0  (Field.get*, line 36)")
+                .find("1 at " + main + "java.lang.Class.getField/0  (Class.getField, line 34)\n"),
+            std::string::npos)
+      << last;
+  EXPECT_NE(
+      sources_of("java.lang.reflect.Constructor.newInstance/0  (Constructor.newInstance, line 47)")
+          .find(" at " + main +
+                "java.lang.Class.getConstructor/0  (Class.getConstructor, line 45); on unknown "
+                "classes from " +
+                main + "java.lang.Class.forName/3\n"),
+      std::string::npos)
+      << last;
   const auto later = std::map<std::string, Ranked>(ranked.begin(), ranked.end());
   for (const auto& [site, counts] : ranked_sites(early)) {
     ASSERT_EQ(later.count(site), 1U) << site;
     EXPECT_GE(later.at(site).targets, counts.targets) << site;
     EXPECT_GE(later.at(site).lazy, counts.lazy) << site;
   }
-}
-
-// The lines under a ranked site of reflection.at-stop.txt, up to the next ranked site: where
-// its casts and metaobjects came from.
-std::string block_of(const std::string& text, const std::string& site_line) {
-  const std::size_t start = text.find(site_line);
-  if (start == std::string::npos) return "";
-  std::size_t end = text.find('\n', start);
-  while (end != std::string::npos && end + 1 < text.size() && text[end + 1] == '\t')
-    end = text.find('\n', end + 1);
-  return text.substr(start, end == std::string::npos ? std::string::npos : end + 1 - start);
-}
-
-// [P-GetMtd] on a known class, on the array getMethods returns, and on c^u from an entry call
-// with a name built at run time (fixture invsig, Main.java lines 19-33): a run stopped after the
-// main fixpoint lists, under each invoke, the lookups that returned its metaobjects, and for the
-// last the forName that made the unknown class it ran on: Fig. 14's annotation sites, which a
-// stopped run's locater never computes.
-TEST(SitesSoFarTest, AStoppedRunSaysWhichLookupsTheMetaobjectsOfAnInvokeCameFrom) {
-  TempDir dir;
-  const fs::path profile = dir.path() / "rules.json";
-  const auto analyze_invsig = [&](const std::string& name, const std::vector<std::string>& extra) {
-    std::vector<std::string> args = fixture_analyze_command("invsig", dir.path() / name);
-    args.insert(args.end(), {"--reflection", "solar", "--nodes", "300000", "--cache", "30000"});
-    args.insert(args.end(), extra.begin(), extra.end());
-    return run_refract(args, dir.path());
-  };
-  const RunResult whole = analyze_invsig("whole", {"--rule-stats", profile.string()});
-  ASSERT_EQ(whole.exit_code, 0) << whole.err;
-  const std::uint64_t evaluations = evaluations_of(profile);
-  const RunResult stopped =
-      analyze_invsig("stopped", {"--evaluation-limit", std::to_string(evaluations - 1)});
-  ASSERT_EQ(stopped.exit_code, 4) << stopped.err;
-  const std::string text = read_file(dir.path() / "stopped" / "reflection.at-stop.txt");
-
-  const std::string main = "<reflection.invsig.Main: void main(java.lang.String[])>/";
-  const std::string named = block_of(text, main + "java.lang.reflect.Method.invoke/0  (");
-  EXPECT_NE(named.find("(Method.invoke, line 21)"), std::string::npos) << text;
-  EXPECT_NE(named.find(" at " + main + "java.lang.Class.getMethod/0  (Class.getMethod, line 19)\n"),
-            std::string::npos)
-      << named;
-  const std::string each = block_of(text, main + "java.lang.reflect.Method.invoke/1  (");
-  EXPECT_NE(each.find("(Method.invoke, line 26)"), std::string::npos) << text;
-  EXPECT_NE(each.find(" at " + main + "java.lang.Class.getMethods/0  (Class.getMethods, line 23)"),
-            std::string::npos)
-      << each;
-  // Method objects are one per class and scope (reflection/README.md), not per lookup: the
-  // m^t_u of Calc's public methods is what getMethod with an unknown name returns too
-  EXPECT_NE(each.find(" at " + main + "java.lang.Class.getMethod/0  (Class.getMethod, line 19)"),
-            std::string::npos)
-      << each;
-  EXPECT_EQ(each.find("Class.getMethod/1"), std::string::npos) << each;
-  const std::string neither = block_of(text, main + "java.lang.reflect.Method.invoke/2  (");
-  EXPECT_NE(neither.find("(Method.invoke, line 33)"), std::string::npos) << text;
-  EXPECT_NE(neither.find(" at " + main + "java.lang.Class.getMethod/1  (Class.getMethod, line 31)" +
-                         "; on unknown classes from " + main + "java.lang.Class.forName/0\n"),
-            std::string::npos)
-      << neither;
 }
 
 // A nonsense limit is a usage error naming the option.
