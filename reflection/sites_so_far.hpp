@@ -28,8 +28,8 @@ struct SiteSoFar {
   std::uint64_t lazy_types = 0;
   std::vector<LazyCast> lazy_casts;
   std::uint64_t targets = 0;  // classes, methods and fields it resolved to, lazy ones included
-  // for the side-effect calls ranked first: where their metaobjects came from, what to
-  // annotate upstream of the call
+  // for the newInstance, invoke, get and set calls ranked first: where their metaobjects came
+  // from, what to annotate upstream of the call
   std::optional<SiteMetaobjects> metaobjects;
 };
 
