@@ -91,7 +91,7 @@ TEST(ManagerTest, CountsTheNodesItProduces) {
 }
 
 // A first table of 2000 nodes and a small cache, for the limits below.
-ManagerSettings small_table() {
+ManagerSettings small_fixed_table() {
   ManagerSettings settings;
   settings.initial_nodes = 2000;
   settings.cache_size = 1000;
@@ -111,7 +111,7 @@ NodeTableExhausted exhaust_the_table() {
 }
 
 TEST(ManagerTest, NodeTableExhaustionThrowsInsteadOfExiting) {
-  ManagerSettings settings = small_table();
+  ManagerSettings settings = small_fixed_table();
   settings.max_nodes = 2000;
   Manager manager(settings);
   manager.add_variables(64);
@@ -123,7 +123,7 @@ TEST(ManagerTest, NodeTableExhaustionThrowsInsteadOfExiting) {
 // A budget below what the process already holds keeps the table at its first size: the
 // exhaustion names the budget.
 TEST(ManagerTest, MemoryBudgetKeepsTheTableFromGrowing) {
-  ManagerSettings settings = small_table();
+  ManagerSettings settings = small_fixed_table();
   settings.memory_budget_bytes = 1;
   settings.max_nodes = 200'000;  // a backstop, should the budget not hold
   Manager manager(settings);
@@ -140,7 +140,7 @@ TEST(ManagerTest, MemoryBudgetKeepsTheTableFromGrowing) {
 // A generous budget on a machine that other processes have filled: the machine holds the
 // table, and the exhaustion says so (an antlr 3-obj+2H run was OOM-killed before this).
 TEST(ManagerTest, AFullMachineKeepsTheTableFromGrowingUnderAGenerousBudget) {
-  ManagerSettings settings = small_table();
+  ManagerSettings settings = small_fixed_table();
   settings.memory_budget_bytes = std::uint64_t{1} << 40;
   settings.machine_memory = [] { return MachineMemory{std::uint64_t{24} << 30, 0}; };
   settings.max_nodes = 200'000;  // a backstop, should the machine not hold
@@ -156,7 +156,7 @@ TEST(ManagerTest, AFullMachineKeepsTheTableFromGrowingUnderAGenerousBudget) {
 // The machine is full until the run gives back memory held elsewhere (a cache entry being
 // built beside it): the table asks once, then grows into what was freed.
 TEST(ManagerTest, AFullMachineAsksTheRunToReleaseMemoryAndThenGrows) {
-  ManagerSettings settings = small_table();
+  ManagerSettings settings = small_fixed_table();
   settings.memory_budget_bytes = std::uint64_t{1} << 40;
   bool released = false;
   int asked = 0;
@@ -179,7 +179,7 @@ TEST(ManagerTest, AFullMachineAsksTheRunToReleaseMemoryAndThenGrows) {
 
 // Nothing to release: the machine holds the table as before.
 TEST(ManagerTest, AFullMachineWithNothingToReleaseStillHoldsTheTable) {
-  ManagerSettings settings = small_table();
+  ManagerSettings settings = small_fixed_table();
   settings.memory_budget_bytes = std::uint64_t{1} << 40;
   settings.machine_memory = [] { return MachineMemory{std::uint64_t{24} << 30, 0}; };
   int asked = 0;
@@ -195,7 +195,7 @@ TEST(ManagerTest, AFullMachineWithNothingToReleaseStillHoldsTheTable) {
 }
 
 TEST(ManagerTest, AGenerousMemoryBudgetLetsTheTableGrow) {
-  ManagerSettings settings = small_table();
+  ManagerSettings settings = small_fixed_table();
   settings.memory_budget_bytes = std::uint64_t{1} << 40;
   Manager manager(settings);
   manager.add_variables(32);

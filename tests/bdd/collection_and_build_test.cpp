@@ -32,7 +32,7 @@ void poison_heap_chunks(std::size_t bytes) {
 }
 
 // A table of 1,000 nodes growing 1,000 at a time: collections come often.
-ManagerSettings small_table() {
+ManagerSettings often_growing_table() {
   ManagerSettings settings;
   settings.initial_nodes = 1000;
   settings.cache_size = 1000;
@@ -54,7 +54,7 @@ TEST(CollectionTest, CollectionsInsideReplaceOnAFreshTableKeepTheManagerSound) {
   constexpr int kVars = 2 * kPairs;
   for (int trial = 0; trial < 10; ++trial) {
     poison_heap_chunks(sizeof(int) * (2 * kVars + 4));
-    Manager manager(small_table());
+    Manager manager(often_growing_table());
     manager.add_variables(kVars);
     const Bdd f = pairs_function(kVars);
     // The split is the manager's first recursive operation (segfaulted before the stack was
@@ -69,7 +69,7 @@ TEST(CollectionTest, CollectionsInsideReplaceOnAFreshTableKeepTheManagerSound) {
 TEST(CollectionTest, ATableGrowingByAShareOfItsSizeCollectsLessOften) {
   constexpr int kPairs = 14;
   auto collections_with = [&](unsigned growth_percent) {
-    ManagerSettings settings = small_table();
+    ManagerSettings settings = often_growing_table();
     settings.growth_percent = growth_percent;
     Manager manager(settings);
     manager.add_variables(2 * kPairs);
@@ -87,7 +87,7 @@ TEST(CollectionTest, ATableGrowingByAShareOfItsSizeCollectsLessOften) {
 // without a collection; the table grew to the room asked for, not by its steps of 1,000.
 TEST(ReserveTest, AReservedTableBuildsWithoutACollection) {
   constexpr int kPairs = 12;
-  Manager manager(small_table());
+  Manager manager(often_growing_table());
   manager.add_variables(2 * kPairs);
   manager.reserve_free_nodes(1'000'000);
   const ManagerStats reserved = manager.stats();
@@ -99,7 +99,7 @@ TEST(ReserveTest, AReservedTableBuildsWithoutACollection) {
 
 // A reservation past max_nodes takes the table to its cap and no further, without an error.
 TEST(ReserveTest, AReservationStopsAtTheTablesCap) {
-  ManagerSettings settings = small_table();
+  ManagerSettings settings = often_growing_table();
   settings.max_nodes = 20'000;
   Manager manager(settings);
   manager.add_variables(8);
@@ -113,7 +113,7 @@ TEST(ReserveTest, AReservationStopsAtTheTablesCap) {
 // goes on: the same operation without the deadline builds the whole function.
 TEST(DeadlineTest, AnOperationPastTheDeadlineStopsAtACollectionAndTheManagerGoesOn) {
   constexpr int kPairs = 12;
-  Manager manager(small_table());
+  Manager manager(often_growing_table());
   manager.add_variables(2 * kPairs);
   const Bdd f = pairs_function(2 * kPairs);
   const VarPermutation split = split_pairs(kPairs);
@@ -131,7 +131,7 @@ TEST(DeadlineTest, AnOperationPastTheDeadlineStopsAtACollectionAndTheManagerGoes
 // the retry grows the table and runs on (it did before the budget left tripped runs alone).
 TEST(DeadlineTest, AMemoryBudgetDoesNotLetTheAbandonedOperationGrowTheTable) {
   constexpr int kPairs = 12;
-  ManagerSettings settings = small_table();
+  ManagerSettings settings = often_growing_table();
   settings.memory_budget_bytes = std::uint64_t{1} << 40;
   Manager manager(settings);
   manager.add_variables(2 * kPairs);
@@ -148,7 +148,7 @@ TEST(DeadlineTest, AMemoryBudgetDoesNotLetTheAbandonedOperationGrowTheTable) {
 // such garbage: each intermediate disjunction is dropped once its level is done.
 TEST(DeadlineTest, TheRetryOfAnAbandonedOperationStopsAtItsFirstNewNode) {
   constexpr int kPairs = 14;
-  Manager manager(small_table());
+  Manager manager(often_growing_table());
   manager.add_variables(2 * kPairs);
   const Bdd split = pairs_function(2 * kPairs).replace(split_pairs(kPairs));
   const Bdd split_twice = split.replace(split_pairs(kPairs));
@@ -171,7 +171,7 @@ TEST(DeadlineTest, TheRetryOfAnAbandonedOperationStopsAtItsFirstNewNode) {
 }
 
 TEST(DeadlineTest, AFutureDeadlineChangesNothing) {
-  Manager manager(small_table());
+  Manager manager(often_growing_table());
   manager.add_variables(24);
   manager.set_deadline(std::chrono::steady_clock::now() + std::chrono::hours(1));
   const Bdd f = pairs_function(24);
@@ -184,7 +184,7 @@ TEST(DeadlineTest, AFutureDeadlineChangesNothing) {
 // the stop depends on the work alone.
 TEST(ProductionLimitTest, AnOperationProducingPastTheLimitStopsAtACollection) {
   constexpr int kPairs = 12;
-  Manager manager(small_table());
+  Manager manager(often_growing_table());
   manager.add_variables(2 * kPairs);
   const Bdd f = pairs_function(2 * kPairs);
   const VarPermutation split = split_pairs(kPairs);
@@ -197,7 +197,7 @@ TEST(ProductionLimitTest, AnOperationProducingPastTheLimitStopsAtACollection) {
 }
 
 TEST(ProductionLimitTest, ALimitAboveTheWorkChangesNothing) {
-  Manager manager(small_table());
+  Manager manager(often_growing_table());
   manager.add_variables(24);
   const Bdd f = pairs_function(24);
   manager.set_production_limit(manager.stats().nodes_produced + 100'000'000);

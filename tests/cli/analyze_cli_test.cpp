@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/fixture_paths.hpp"
 #include "cli/run_refract.hpp"
 #include "exporters/json_reader.hpp"
 #include "pointsto/small_jdk.hpp"
@@ -24,8 +25,6 @@ namespace refract::test {
 namespace {
 
 namespace fs = std::filesystem;
-
-const fs::path kFixtureClasses = REFRACT_FIXTURE_CLASSES;
 
 RunResult analyze(const TempDir& dir, const std::vector<std::string>& extra) {
   std::vector<std::string> args = {"analyze", "--jdk", small_jdk().string(), "--quiet"};

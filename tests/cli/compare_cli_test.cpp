@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/fixture_paths.hpp"
 #include "cli/run_refract.hpp"
 #include "exporters/json_reader.hpp"
 #include "pointsto/small_jdk.hpp"
@@ -23,8 +24,6 @@ namespace refract::test {
 namespace {
 
 namespace fs = std::filesystem;
-
-const fs::path kFixtureClasses = REFRACT_FIXTURE_CLASSES;
 
 std::vector<std::string> compare_args(const fs::path& out,
                                       const std::vector<std::string>& encodings) {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/fixture_paths.hpp"
 #include "cli/java_inputs.hpp"
 #include "cli/run_refract.hpp"
 #include "support/atomic_file.hpp"
@@ -25,7 +26,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kFixtureClasses = REFRACT_FIXTURE_CLASSES;
 const fs::path kFixtureJar = REFRACT_FIXTURE_JAR;
 
 // "left" in "(needs N bytes, L left)", the tail of the parser's end-of-file messages.

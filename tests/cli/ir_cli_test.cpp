@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli/fixture_paths.hpp"
 #include "cli/java_inputs.hpp"
 #include "cli/run_refract.hpp"
 
@@ -27,7 +28,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kFixtureClasses = REFRACT_FIXTURE_CLASSES;
 const fs::path kGoldenDir = fs::path(REFRACT_TEST_DATA) / "frontend" / "ir";
 
 // The body of a golden IR file: what follows its '#' comment header.

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli/fixture_paths.hpp"
 #include "cli/run_refract.hpp"
 #include "exporters/json_reader.hpp"
 #include "pointsto/small_jdk.hpp"
@@ -23,8 +24,6 @@ namespace refract::test {
 namespace {
 
 namespace fs = std::filesystem;
-
-const fs::path kFixtureClasses = REFRACT_FIXTURE_CLASSES;
 
 class JdkCacheTest : public ::testing::Test {
  protected:

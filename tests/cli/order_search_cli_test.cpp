@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/fixture_paths.hpp"
 #include "cli/run_refract.hpp"
 #include "pointsto/small_jdk.hpp"
 
@@ -20,9 +21,6 @@ namespace refract::test {
 namespace {
 
 namespace fs = std::filesystem;
-
-const fs::path kExample = fs::path(REFRACT_SOURCE_DIR) / "examples" / "pointsto";
-const fs::path kFixtureClasses = REFRACT_FIXTURE_CLASSES;
 
 struct OrderLine {
   std::string order;
@@ -105,7 +103,7 @@ std::string solve_default_order(const fs::path& program, const fs::path& work) {
 
 TEST(OrderSearchTest, FindsNoWorseThanTheDefaultOnADatalogProgramAndEveryOrderSolvesAlike) {
   TempDir dir;
-  const fs::path program = kExample / "pointsto.datalog";
+  const fs::path program = kPointstoExample / "pointsto.datalog";
   // A bound of rule evaluations, not the budget's share of seconds: on a loaded machine the
   // default order finished no evaluation in the 0.35 s a 2-s budget gives it (CI, 12-01).
   const RunResult run = run_refract(
@@ -202,7 +200,7 @@ void expect_usage_error(const std::vector<std::string>& args, const std::string&
 }
 
 TEST(OrderSearchBadUsageTest, ExitsTwoBeforeAnyWork) {
-  const std::string program = (kExample / "pointsto.datalog").string();
+  const std::string program = (kPointstoExample / "pointsto.datalog").string();
   expect_usage_error({}, "missing PROGRAM.datalog or --classpath");
   expect_usage_error({program, "--budget=-5"}, "--budget");
   expect_usage_error({program, "--budget", "0"}, "--budget");
@@ -239,9 +237,10 @@ TEST(OrderSearchBadUsageTest, RulesFromAnotherFolderAreReadAndCheckedThere) {
 
 TEST(OrderSearchTest, QuietPrintsTheOrdersAndNothingOnStderr) {
   TempDir dir;
-  const RunResult run = run_refract({"order-search", (kExample / "pointsto.datalog").string(),
-                                     "--budget", "1", "--evaluations", "1000000", "--quiet"},
-                                    dir.path());
+  const RunResult run =
+      run_refract({"order-search", (kPointstoExample / "pointsto.datalog").string(), "--budget",
+                   "1", "--evaluations", "1000000", "--quiet"},
+                  dir.path());
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.err, "");
   EXPECT_FALSE(order_lines(run.out).empty());

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/fixture_paths.hpp"
 #include "cli/run_refract.hpp"
 #include "support/atomic_file.hpp"
 
@@ -19,7 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kExample = fs::path(REFRACT_SOURCE_DIR) / "examples" / "pointsto";
 const fs::path kGolden = fs::path(REFRACT_TEST_DATA) / "cli" / "pointsto_golden";
 
 struct TuplesText {
@@ -59,7 +59,7 @@ void expect_matches_golden(const fs::path& written, const std::string& relation)
 // A copy of the example's directory, so tests may write next to its inputs.
 void copy_example(const fs::path& to) {
   fs::create_directories(to);
-  for (const auto& entry : fs::directory_iterator(kExample)) {
+  for (const auto& entry : fs::directory_iterator(kPointstoExample)) {
     fs::copy_file(entry.path(), to / entry.path().filename());
   }
 }
@@ -70,9 +70,9 @@ const std::vector<std::string> kOutputs{"IE.tuples", "hP.tuples", "reach.tuples"
 TEST(SolveGoldenTest, PointsToExamplePrintsItsSizesAndWritesTheGoldenTuples) {
   TempDir dir;
   const fs::path out = dir / "out";
-  const RunResult run = run_refract(
-      {"solve", (kExample / "pointsto.datalog").string(), "--quiet", "--output-dir", out.string()},
-      dir.path());
+  const RunResult run = run_refract({"solve", (kPointstoExample / "pointsto.datalog").string(),
+                                     "--quiet", "--output-dir", out.string()},
+                                    dir.path());
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.out, kPrintSizes);
   EXPECT_EQ(run.err, "");  // --quiet, and the example has no warnings
@@ -89,8 +89,8 @@ TEST(SolveGoldenTest, EveryScheduleWritesTheGoldenTuplesAndIsReported) {
     TempDir dir;
     const fs::path out = dir / "out";
     const RunResult run = run_refract(
-        {"solve", (kExample / "pointsto.datalog").string(), "--quiet", "--output-dir", out.string(),
-         "--schedule", schedule, "--stats", (dir / "stats.json").string()},
+        {"solve", (kPointstoExample / "pointsto.datalog").string(), "--quiet", "--output-dir",
+         out.string(), "--schedule", schedule, "--stats", (dir / "stats.json").string()},
         dir.path());
     ASSERT_EQ(run.exit_code, 0) << schedule << ": " << run.err;
     EXPECT_EQ(run.out, kPrintSizes) << schedule;
@@ -174,9 +174,10 @@ TEST(SolveGoldenTest, InputDirectoryOverridesTheProgramDirectory) {
 
 TEST(SolveGoldenTest, StatsToStdoutIsJsonWithRulesAndPeakNodes) {
   TempDir dir;
-  const RunResult run = run_refract({"solve", (kExample / "pointsto.datalog").string(), "--quiet",
-                                     "--output-dir", (dir / "out").string(), "--stats", "-"},
-                                    dir.path());
+  const RunResult run =
+      run_refract({"solve", (kPointstoExample / "pointsto.datalog").string(), "--quiet",
+                   "--output-dir", (dir / "out").string(), "--stats", "-"},
+                  dir.path());
   ASSERT_EQ(run.exit_code, 0) << run.err;
   // The printsize lines come first, then the report.
   ASSERT_EQ(run.out.substr(0, kPrintSizes.size()), kPrintSizes);
@@ -236,10 +237,10 @@ TEST(SolveGoldenTest, StatsToStdoutIsJsonWithRulesAndPeakNodes) {
 
 TEST(SolveGoldenTest, StatsToAFileIsWrittenThere) {
   TempDir dir;
-  const RunResult run =
-      run_refract({"solve", (kExample / "pointsto.datalog").string(), "--quiet", "--output-dir",
-                   (dir / "out").string(), "--stats", (dir / "stats.json").string()},
-                  dir.path());
+  const RunResult run = run_refract(
+      {"solve", (kPointstoExample / "pointsto.datalog").string(), "--quiet", "--output-dir",
+       (dir / "out").string(), "--stats", (dir / "stats.json").string()},
+      dir.path());
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.out, kPrintSizes);
   const std::string json = read_file(dir / "stats.json");
@@ -310,9 +311,9 @@ TEST(SolveGoldenTest, ConstantAbsentFromTheMapIsANewElementAsInBddbddb) {
 
 TEST(SolveGoldenTest, ProgressGoesToStderrUnlessQuietAndAddsUpToThePrintedSizes) {
   TempDir dir;
-  const RunResult run = run_refract(
-      {"solve", (kExample / "pointsto.datalog").string(), "--output-dir", (dir / "out").string()},
-      dir.path());
+  const RunResult run = run_refract({"solve", (kPointstoExample / "pointsto.datalog").string(),
+                                     "--output-dir", (dir / "out").string()},
+                                    dir.path());
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.out, kPrintSizes);
   EXPECT_NE(run.err.find("stratum"), std::string::npos) << run.err;
@@ -352,7 +353,7 @@ TEST(SolveGoldenTest, ProgressGoesToStderrUnlessQuietAndAddsUpToThePrintedSizes)
 TEST(SolveGoldenTest, ProgressSaysWhenTheMemoryBudgetHoldsTheTable) {
   TempDir dir;
   const RunResult run =
-      run_refract({"solve", (kExample / "pointsto.datalog").string(), "--output-dir",
+      run_refract({"solve", (kPointstoExample / "pointsto.datalog").string(), "--output-dir",
                    (dir / "out").string(), "--max-memory", "1", "--nodes", "100000"},
                   dir.path());
   ASSERT_EQ(run.exit_code, 0) << run.err;

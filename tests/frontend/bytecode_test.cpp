@@ -15,24 +15,24 @@ namespace {
 using testing::Bytes;
 using testing::ClassBuilder;
 
-constexpr const char* kOrigin = "app.jar!test/Sample.class";
+constexpr const char* kAppOrigin = "app.jar!test/Sample.class";
 
 // Builds a class with one static method m()V whose code is made by `make_code` (which may add
 // constants), parses it and decodes the method.
-struct Fixture {
+struct DecodedMethod {
   ClassFile cls;
   std::vector<std::uint8_t> bytes;
 
-  explicit Fixture(const std::function<Bytes(ClassBuilder&)>& make_code,
-                   std::vector<ClassBuilder::Handler> handlers = {}, std::uint16_t major = 61,
-                   const std::function<void(ClassBuilder&)>& extra = {}) {
+  explicit DecodedMethod(const std::function<Bytes(ClassBuilder&)>& make_code,
+                         std::vector<ClassBuilder::Handler> handlers = {}, std::uint16_t major = 61,
+                         const std::function<void(ClassBuilder&)>& extra = {}) {
     ClassBuilder b;
     b.major = major;
     const Bytes code = make_code(b);
     if (extra) extra(b);
     b.add_method(access::kStatic, "m", "()V", {b.code_attribute(10, 10, code, handlers)});
     bytes = b.build();
-    cls = parse_class_file(bytes, kOrigin);
+    cls = parse_class_file(bytes, kAppOrigin);
   }
   const MethodInfo& method() const { return cls.methods.at(0); }
   DecodedCode decode() const { return decode_code(cls, method()); }
@@ -46,7 +46,7 @@ struct Fixture {
   }
   // The file offset of pc 0, for expected messages.
   std::string at(std::uint32_t pc) const {
-    return std::string(kOrigin) + ":" + std::to_string(method().code->bytes_offset + pc) + ": ";
+    return std::string(kAppOrigin) + ":" + std::to_string(method().code->bytes_offset + pc) + ": ";
   }
 };
 
@@ -63,7 +63,7 @@ TEST(BytecodeTest, OpcodeNames) {
 TEST(BytecodeTest, SimpleOperandsAndImplicitOperands) {
   std::uint16_t field = 0;
   std::uint16_t cls_index = 0;
-  const Fixture f([&](ClassBuilder& b) {
+  const DecodedMethod f([&](ClassBuilder& b) {
     field = b.fieldref("test/Sample", "x", "I");
     cls_index = b.class_ref("java/lang/String");
     Bytes c;
@@ -114,7 +114,7 @@ TEST(BytecodeTest, SimpleOperandsAndImplicitOperands) {
 }
 
 TEST(BytecodeTest, WideForms) {
-  const Fixture f([](ClassBuilder&) {
+  const DecodedMethod f([](ClassBuilder&) {
     Bytes c;
     c.u1(0xc4).u1(0x15).u2(300);             // 0 wide iload 300
     c.u1(0xc4).u1(0x84).u2(301).u2(0xFFFE);  // 4 wide iinc 301 -2
@@ -146,7 +146,8 @@ TEST(BytecodeTest, WideForms) {
 }
 
 TEST(BytecodeTest, WideOfAnOpcodeWithoutWideForm) {
-  const Fixture f([](ClassBuilder&) { return Bytes().u1(0xc4).u1(0x60).u1(0).u1(0).u1(0xb1); });
+  const DecodedMethod f(
+      [](ClassBuilder&) { return Bytes().u1(0xc4).u1(0x60).u1(0).u1(0).u1(0xb1); });
   EXPECT_EQ(f.error(), f.at(0) + "method m()V: wide at pc 0 modifies iadd, which has no wide form");
 }
 
@@ -166,7 +167,7 @@ Bytes subroutine_code(std::int32_t goto_w_offset) {
 }
 
 TEST(BytecodeTest, BranchesAndSubroutines) {
-  const Fixture g([](ClassBuilder&) { return subroutine_code(-15); });
+  const DecodedMethod g([](ClassBuilder&) { return subroutine_code(-15); });
   const auto ins = g.decode().instructions();
   ASSERT_EQ(ins.size(), 8u);
   EXPECT_EQ(ins[1].opcode, Opcode::kIfeq);
@@ -181,18 +182,18 @@ TEST(BytecodeTest, BranchesAndSubroutines) {
   EXPECT_EQ(ins[7].opcode, Opcode::kGotoW);
   EXPECT_EQ(ins[7].target, 1u);
 
-  const Fixture before([](ClassBuilder&) { return subroutine_code(-17); });
+  const DecodedMethod before([](ClassBuilder&) { return subroutine_code(-17); });
   EXPECT_EQ(before.error(), before.at(16) +
                                 "method m()V: goto_w at pc 16 branches to -1, outside "
                                 "the code (length 21)");
-  const Fixture after([](ClassBuilder&) { return subroutine_code(5); });
+  const DecodedMethod after([](ClassBuilder&) { return subroutine_code(5); });
   EXPECT_EQ(after.error(), after.at(16) +
                                "method m()V: goto_w at pc 16 branches to 21, outside "
                                "the code (length 21)");
 }
 
 TEST(BytecodeTest, BranchIntoTheMiddleOfAnInstruction) {
-  const Fixture f([](ClassBuilder&) {
+  const DecodedMethod f([](ClassBuilder&) {
     return Bytes().u1(0x11).u2(5).u1(0xa7).u2(0xFFFE).u1(0xb1);  // goto -2 -> pc 1
   });
   EXPECT_EQ(f.error(), f.at(3) +
@@ -218,7 +219,7 @@ Bytes tableswitch_code(unsigned nops) {
 TEST(BytecodeTest, TableswitchPaddingAtEveryAlignment) {
   for (unsigned nops = 0; nops < 4; ++nops) {
     SCOPED_TRACE("nops=" + std::to_string(nops));
-    const Fixture f([&](ClassBuilder&) { return tableswitch_code(nops); });
+    const DecodedMethod f([&](ClassBuilder&) { return tableswitch_code(nops); });
     const auto ins = f.decode().instructions();
     ASSERT_EQ(ins.size(), nops + 4);
     const Instruction& sw = ins[nops];
@@ -253,7 +254,7 @@ Bytes lookupswitch_code(unsigned nops, std::int32_t first_key, std::int32_t seco
 TEST(BytecodeTest, LookupswitchPaddingAtEveryAlignment) {
   for (unsigned nops = 0; nops < 4; ++nops) {
     SCOPED_TRACE("nops=" + std::to_string(nops));
-    const Fixture f([&](ClassBuilder&) { return lookupswitch_code(nops, -5, 1000000); });
+    const DecodedMethod f([&](ClassBuilder&) { return lookupswitch_code(nops, -5, 1000000); });
     const auto ins = f.decode().instructions();
     ASSERT_EQ(ins.size(), nops + 3);
     const Instruction& sw = ins[nops];
@@ -270,24 +271,24 @@ TEST(BytecodeTest, LookupswitchPaddingAtEveryAlignment) {
 }
 
 TEST(BytecodeTest, SwitchErrors) {
-  const Fixture unsorted([](ClassBuilder&) { return lookupswitch_code(1, 7, 7); });
+  const DecodedMethod unsorted([](ClassBuilder&) { return lookupswitch_code(1, 7, 7); });
   EXPECT_EQ(unsorted.error(), unsorted.at(1) +
                                   "method m()V: lookupswitch at pc 1 has keys out of "
                                   "order (7 then 7)");
-  const Fixture low_high([](ClassBuilder&) {
+  const DecodedMethod low_high([](ClassBuilder&) {
     Bytes c;
     c.u1(0xaa).u1(0).u1(0).u1(0).u4(16).u4(5).u4(4).u1(0xb1);
     return c;
   });
   EXPECT_EQ(low_high.error(),
             low_high.at(0) + "method m()V: tableswitch at pc 0 has low 5 > high 4");
-  const Fixture huge([](ClassBuilder&) {
+  const DecodedMethod huge([](ClassBuilder&) {
     Bytes c;  // a table of 2^32 entries cannot fit: truncated, without allocating it
     c.u1(0xaa).u1(0).u1(0).u1(0).u4(16).u4(0x80000000).u4(0x7FFFFFFF).u1(0xb1);
     return c;
   });
   EXPECT_NE(huge.error().find("truncated tableswitch at pc 0"), std::string::npos);
-  const Fixture negative([](ClassBuilder&) {
+  const DecodedMethod negative([](ClassBuilder&) {
     Bytes c;
     c.u1(0xab).u1(0).u1(0).u1(0).u4(8).u4(0xFFFFFFFF).u1(0xb1);
     return c;
@@ -302,7 +303,7 @@ TEST(BytecodeTest, InvokesAndConstants) {
   std::uint16_t dyn_long = 0;
   std::uint16_t dyn_int = 0;
   std::uint16_t wide_index = 0;
-  const Fixture f(
+  const DecodedMethod f(
       [&](ClassBuilder& b) {
         indy = b.invoke_dynamic(0, "run", "()Ljava/lang/Runnable;");
         dyn_long = b.dynamic(0, "big", "J");
@@ -357,29 +358,29 @@ TEST(BytecodeTest, InvokesAndConstants) {
 
 TEST(BytecodeTest, ConstantPoolOperandsAreChecked) {
   std::uint16_t field = 0;
-  const Fixture wrong_tag([&](ClassBuilder& b) {
+  const DecodedMethod wrong_tag([&](ClassBuilder& b) {
     field = b.fieldref("a/B", "x", "I");
     return Bytes().u1(0xb6).u2(field).u1(0xb1);  // invokevirtual of a Fieldref
   });
   EXPECT_EQ(wrong_tag.error(), wrong_tag.at(0) +
                                    "method m()V: invokevirtual at pc 0: constant pool index " +
                                    std::to_string(field) + " is a Fieldref, expected Methodref");
-  const Fixture out_of_range([](ClassBuilder&) { return Bytes().u1(0xbb).u2(999).u1(0xb1); });
+  const DecodedMethod out_of_range([](ClassBuilder&) { return Bytes().u1(0xbb).u2(999).u1(0xb1); });
   EXPECT_NE(out_of_range.error().find("new at pc 0: constant pool index 999 is out of range"),
             std::string::npos);
-  const Fixture ldc_long([](ClassBuilder& b) {
+  const DecodedMethod ldc_long([](ClassBuilder& b) {
     return Bytes().u1(0x12).u1(static_cast<std::uint8_t>(b.long_value(3))).u1(0x57).u1(0xb1);
   });
   EXPECT_NE(ldc_long.error().find("ldc at pc 0: constant pool index 1 is a Long, expected"),
             std::string::npos);
-  const Fixture old_interface_static(
+  const DecodedMethod old_interface_static(
       [](ClassBuilder& b) {
         return Bytes().u1(0xb8).u2(b.interface_methodref("a/I", "s", "()V")).u1(0xb1);
       },
       {}, 51);
   EXPECT_NE(old_interface_static.error().find("is an InterfaceMethodref, expected Methodref"),
             std::string::npos);
-  const Fixture ldc_dynamic_long(
+  const DecodedMethod ldc_dynamic_long(
       [](ClassBuilder& b) { return Bytes().u1(0x13).u2(b.dynamic(0, "v", "D")).u1(0xb1); }, {}, 61,
       [](ClassBuilder& b) {
         const auto bsm = b.method_handle(6, b.methodref("a/B", "bsm", "()V"));
@@ -390,20 +391,20 @@ TEST(BytecodeTest, ConstantPoolOperandsAreChecked) {
 }
 
 TEST(BytecodeTest, OperandRules) {
-  const Fixture count([](ClassBuilder& b) {
+  const DecodedMethod count([](ClassBuilder& b) {
     return Bytes().u1(0xb9).u2(b.interface_methodref("a/I", "m", "()V")).u1(0).u1(0).u1(0xb1);
   });
   EXPECT_NE(count.error().find("invokeinterface at pc 0 has count 0"), std::string::npos);
-  const Fixture atype([](ClassBuilder&) { return Bytes().u1(0x03).u1(0xbc).u1(3).u1(0xb1); });
+  const DecodedMethod atype([](ClassBuilder&) { return Bytes().u1(0x03).u1(0xbc).u1(3).u1(0xb1); });
   EXPECT_EQ(atype.error(), atype.at(1) + "method m()V: newarray at pc 1 has invalid atype 3");
-  const Fixture dims(
+  const DecodedMethod dims(
       [](ClassBuilder& b) { return Bytes().u1(0xc5).u2(b.class_ref("[I")).u1(0).u1(0xb1); });
   EXPECT_NE(dims.error().find("multianewarray at pc 0 has 0 dimensions"), std::string::npos);
 }
 
 TEST(BytecodeTest, InvalidOpcodes) {
   for (const unsigned opcode : {0xcau, 0xcbu, 0xfeu, 0xffu}) {
-    const Fixture f([&](ClassBuilder&) { return Bytes().u1(0x00).u1(opcode); });
+    const DecodedMethod f([&](ClassBuilder&) { return Bytes().u1(0x00).u1(opcode); });
     char hex[8];
     std::snprintf(hex, sizeof hex, "0x%02x", opcode);
     EXPECT_EQ(f.error(), f.at(1) + "method m()V: invalid opcode " + hex + " at pc 1");
@@ -411,22 +412,22 @@ TEST(BytecodeTest, InvalidOpcodes) {
 }
 
 TEST(BytecodeTest, TruncatedOperands) {
-  const Fixture f([](ClassBuilder&) { return Bytes().u1(0x00).u1(0x11).u1(0x01); });
+  const DecodedMethod f([](ClassBuilder&) { return Bytes().u1(0x00).u1(0x11).u1(0x01); });
   EXPECT_EQ(f.error(),
             f.at(1) + "method m()V: truncated sipush at pc 1: needs 3 bytes, 2 left in the code");
-  const Fixture wide([](ClassBuilder&) { return Bytes().u1(0xc4).u1(0x84).u2(1).u1(0); });
+  const DecodedMethod wide([](ClassBuilder&) { return Bytes().u1(0xc4).u1(0x84).u2(1).u1(0); });
   EXPECT_NE(wide.error().find("truncated iinc at pc 0: needs 6 bytes, 5 left"), std::string::npos);
-  const Fixture padding([](ClassBuilder&) { return Bytes().u1(0xab).u1(0).u1(0); });
+  const DecodedMethod padding([](ClassBuilder&) { return Bytes().u1(0xab).u1(0).u1(0); });
   EXPECT_NE(padding.error().find("truncated lookupswitch at pc 0"), std::string::npos);
 }
 
 TEST(BytecodeTest, ExceptionHandlersMustBeOnInstructionBoundaries) {
   const auto code = [](ClassBuilder&) { return Bytes().u1(0x11).u2(1).u1(0x57).u1(0xb1); };
-  EXPECT_EQ(Fixture(code, {{0, 3, 4, 0}}).decode().instructions().size(), 3u);
-  EXPECT_EQ(Fixture(code, {{0, 5, 4, 0}}).error(), "");  // end_pc may be the code length
-  const Fixture f(code, {{1, 3, 4, 0}});
+  EXPECT_EQ(DecodedMethod(code, {{0, 3, 4, 0}}).decode().instructions().size(), 3u);
+  EXPECT_EQ(DecodedMethod(code, {{0, 5, 4, 0}}).error(), "");  // end_pc may be the code length
+  const DecodedMethod f(code, {{1, 3, 4, 0}});
   const auto handler_offset = f.method().code->exception_table[0].offset;
-  EXPECT_EQ(f.error(), std::string(kOrigin) + ":" + std::to_string(handler_offset) +
+  EXPECT_EQ(f.error(), std::string(kAppOrigin) + ":" + std::to_string(handler_offset) +
                            ": method m()V: exception handler [1, 3) -> 4 is not on instruction "
                            "boundaries");
 }
@@ -434,7 +435,7 @@ TEST(BytecodeTest, ExceptionHandlersMustBeOnInstructionBoundaries) {
 TEST(BytecodeTest, MethodWithoutCode) {
   ClassBuilder b;
   b.add_method(access::kAbstract, "m", "()V");
-  const ClassFile cls = parse_class_file(b.build(), kOrigin);
+  const ClassFile cls = parse_class_file(b.build(), kAppOrigin);
   EXPECT_THROW(decode_code(cls, cls.methods[0]), std::invalid_argument);
 }
 

@@ -15,10 +15,10 @@ namespace {
 using testing::Bytes;
 using testing::ClassBuilder;
 
-constexpr const char* kOrigin = "fixture.jar!test/Sample.class";
+constexpr const char* kFixtureOrigin = "fixture.jar!test/Sample.class";
 
 ClassFile parse(const std::vector<std::uint8_t>& bytes) {
-  return parse_class_file(bytes, kOrigin);
+  return parse_class_file(bytes, kFixtureOrigin);
 }
 
 // The message of the ClassFormatError that parsing throws, or "" if it parses.
@@ -40,7 +40,7 @@ TEST(ClassFileTest, MinimalClass) {
   ClassBuilder b;
   b.interfaces = {"java/io/Serializable", "java/lang/Runnable"};
   const ClassFile cf = parse(b.build());
-  EXPECT_EQ(cf.origin, kOrigin);
+  EXPECT_EQ(cf.origin, kFixtureOrigin);
   EXPECT_EQ(cf.major_version, 61);
   EXPECT_EQ(cf.minor_version, 0);
   EXPECT_EQ(cf.access_flags, 0x0021);
@@ -393,16 +393,16 @@ TEST(ClassFileTest, UnsupportedVersions) {
   ClassBuilder too_new;
   too_new.major = 70;
   EXPECT_EQ(parse_error(too_new.build()),
-            std::string(kOrigin) + ":4: unsupported class file version 70.0");
+            std::string(kFixtureOrigin) + ":4: unsupported class file version 70.0");
   ClassBuilder too_old;
   too_old.major = 44;
   EXPECT_EQ(parse_error(too_old.build()),
-            std::string(kOrigin) + ":4: unsupported class file version 44.0");
+            std::string(kFixtureOrigin) + ":4: unsupported class file version 44.0");
   ClassBuilder bad_minor;  // JVMS 4.1: from version 56 on, minor is 0 or 65535
   bad_minor.major = 61;
   bad_minor.minor = 3;
   EXPECT_EQ(parse_error(bad_minor.build()),
-            std::string(kOrigin) + ":4: unsupported class file version 61.3");
+            std::string(kFixtureOrigin) + ":4: unsupported class file version 61.3");
 }
 
 TEST(ClassFileTest, ModifiedUtf8) {
@@ -458,7 +458,7 @@ TEST(ClassFileTest, BadMagic) {
   auto bytes = b.build();
   bytes[3] = 0xBF;
   EXPECT_EQ(parse_error(bytes),
-            std::string(kOrigin) + ":0: bad magic 0xcafebabf (not a class file)");
+            std::string(kFixtureOrigin) + ":0: bad magic 0xcafebabf (not a class file)");
 }
 
 TEST(ClassFileTest, TruncatedAnywhereIsAnError) {
@@ -473,11 +473,11 @@ TEST(ClassFileTest, TruncatedAnywhereIsAnError) {
       ADD_FAILURE() << "a class file truncated to " << size << " bytes parsed";
     } catch (const ClassFormatError& e) {
       EXPECT_LE(e.offset(), size);
-      EXPECT_EQ(e.origin(), kOrigin);
+      EXPECT_EQ(e.origin(), kFixtureOrigin);
     }
   }
   EXPECT_EQ(parse_error({0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 61, 0}),
-            std::string(kOrigin) +
+            std::string(kFixtureOrigin) +
                 ":8: unexpected end of class file reading constant_pool_count (needs 2 bytes, 1 "
                 "left)");
 }
@@ -487,7 +487,7 @@ TEST(ClassFileTest, TrailingBytes) {
   auto bytes = b.build();
   const auto size = bytes.size();
   bytes.push_back(0);
-  EXPECT_EQ(parse_error(bytes), std::string(kOrigin) + ":" + std::to_string(size) +
+  EXPECT_EQ(parse_error(bytes), std::string(kFixtureOrigin) + ":" + std::to_string(size) +
                                     ": 1 unexpected bytes after the end of the class file");
 }
 
@@ -496,7 +496,7 @@ TEST(ClassFileTest, LongInTheLastSlot) {
   Bytes manual;
   manual.u4(0xCAFEBABE).u2(0).u2(61).u2(2).u1(5).u8(1);
   EXPECT_EQ(parse_error(manual.data()),
-            std::string(kOrigin) +
+            std::string(kFixtureOrigin) +
                 ":10: constant pool entry #1 is a Long in the last slot; it "
                 "needs two");
 }
@@ -504,8 +504,9 @@ TEST(ClassFileTest, LongInTheLastSlot) {
 TEST(ClassFileTest, InvalidConstantTag) {
   Bytes manual;
   manual.u4(0xCAFEBABE).u2(0).u2(61).u2(3).u1(1).u2(1).u1('A').u1(2);
-  EXPECT_EQ(parse_error(manual.data()),
-            std::string(kOrigin) + ":14: constant pool entry #2: invalid constant pool tag 2");
+  EXPECT_EQ(
+      parse_error(manual.data()),
+      std::string(kFixtureOrigin) + ":14: constant pool entry #2: invalid constant pool tag 2");
 }
 
 TEST(ClassFileTest, ConstantTagNeedsNewerVersion) {
@@ -546,7 +547,7 @@ TEST(ClassFileTest, CrossReferencesAreChecked) {
                      2 /*interfaces*/ - 2 /*super*/ - 2 /*this*/;
     bytes[pos] = 0;
     bytes[pos + 1] = 0;
-    EXPECT_EQ(parse_error(bytes), std::string(kOrigin) + ":" + std::to_string(pos) +
+    EXPECT_EQ(parse_error(bytes), std::string(kFixtureOrigin) + ":" + std::to_string(pos) +
                                       ": this_class: constant pool index 0 is out of range (1.." +
                                       std::to_string(4) + ")");
   }
@@ -616,7 +617,7 @@ TEST(ClassFileTest, AttributeLengthBeyondTheEnd) {
   // The attribute_length of the last attribute sits 6 bytes before the end.
   const auto at = bytes.size() - 8;
   bytes[bytes.size() - 3] = 9;
-  EXPECT_EQ(parse_error(bytes), std::string(kOrigin) + ":" + std::to_string(at) +
+  EXPECT_EQ(parse_error(bytes), std::string(kFixtureOrigin) + ":" + std::to_string(at) +
                                     ": attribute SourceFile is 9 bytes long but only 2 bytes of "
                                     "the ClassFile remain");
 }

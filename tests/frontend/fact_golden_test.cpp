@@ -20,13 +20,14 @@
 #include "frontend/fact_extractor.hpp"
 #include "frontend/hierarchy.hpp"
 #include "frontend/program_scope.hpp"
+#include "frontend/test_util.hpp"
 
 namespace refract::frontend {
 namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kGoldenDir = fs::path(REFRACT_TEST_DATA) / "frontend" / "facts";
+const fs::path kFactGoldenDir = fs::path(REFRACT_TEST_DATA) / "frontend" / "facts";
 
 // The facts of every class of the ir fixture package and what it reaches, extracted once.
 struct Extraction {
@@ -109,23 +110,6 @@ std::string family_facts(const std::string& family) {
   return out;
 }
 
-std::pair<std::string, std::string> split_golden(const fs::path& path) {
-  std::ifstream in(path);
-  std::string comments;
-  std::string body;
-  std::string line;
-  bool in_header = true;
-  while (std::getline(in, line)) {
-    if (in_header && line.starts_with("#")) {
-      comments += line + "\n";
-      continue;
-    }
-    in_header = false;
-    body += line + "\n";
-  }
-  return {comments, body};
-}
-
 // One test for all families: the extraction reads a few thousand JDK classes, and ctest runs
 // each test in a process of its own.
 TEST(FactGoldenTest, EachFamilyMatchesItsGoldenFile) {
@@ -133,11 +117,11 @@ TEST(FactGoldenTest, EachFamilyMatchesItsGoldenFile) {
        {"Simple", "Lambdas", "Concat", "Switches", "TryCatch", "Nested", "Point", "Shape", "Bridge",
         "Arrays", "StaticInit", "SlotReuse", "Wide"}) {
     SCOPED_TRACE(family);
-    const fs::path path = kGoldenDir / (family + ".facts");
+    const fs::path path = kFactGoldenDir / (family + ".facts");
     const std::string actual = family_facts(family);
-    auto [comments, expected] = split_golden(path);
+    auto [comments, expected] = testing::split_golden(path);
     if (std::getenv("REFRACT_UPDATE_GOLDEN") != nullptr) {
-      fs::create_directories(kGoldenDir);
+      fs::create_directories(kFactGoldenDir);
       std::ofstream(path) << comments << actual;
       expected = actual;
     }

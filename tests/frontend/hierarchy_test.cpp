@@ -23,15 +23,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kNoJdk = "no JDK 17 with jmods on this machine";
 constexpr std::string_view kString = "()Ljava/lang/String;";
 
 // The fixture classes over java.base (read as a jmod, like every class path refract builds).
-struct Fixture {
+struct FixtureHierarchy {
   ClassPath path;
   std::unique_ptr<ClassHierarchy> hierarchy;
 
-  explicit Fixture(const fs::path& classes, const fs::path& jdk) {
+  explicit FixtureHierarchy(const fs::path& classes, const fs::path& jdk) {
     path.add(jdk / "jmods" / "java.base.jmod");
     path.add(classes);
     hierarchy = std::make_unique<ClassHierarchy>(path);
@@ -41,7 +40,7 @@ struct Fixture {
 // Skips the test when there is no JDK 17 (the fixture classes need java.base under them).
 #define REQUIRE_JDK(home)                  \
   const auto home = testing::find_jdk17(); \
-  if (!home) GTEST_SKIP() << kNoJdk
+  if (!home) GTEST_SKIP() << testing::kNoJdkMessage
 
 // The method `cls` declares; fails the test if it does not.
 MethodDecl declared(ClassHierarchy& h, std::string_view cls, std::string_view name,
@@ -88,7 +87,7 @@ const std::string kD = "hierarchy/defaults/Defaults$";
 
 TEST(HierarchyTest, LoadsOnDemandAndCaches) {
   REQUIRE_JDK(home);
-  Fixture f(REFRACT_FIXTURE_CLASSES, *home);
+  FixtureHierarchy f(REFRACT_FIXTURE_CLASSES, *home);
   ClassHierarchy& h = *f.hierarchy;
   EXPECT_EQ(h.loaded_count(), 0u);
   const ClassFile* diamond = h.find(kD + "Diamond");
@@ -109,7 +108,7 @@ TEST(HierarchyTest, LoadsOnDemandAndCaches) {
 
 TEST(HierarchyTest, Supertypes) {
   REQUIRE_JDK(home);
-  Fixture f(REFRACT_FIXTURE_CLASSES, *home);
+  FixtureHierarchy f(REFRACT_FIXTURE_CLASSES, *home);
   ClassHierarchy& h = *f.hierarchy;
   using V = std::vector<std::string_view>;
   const std::string concrete = kD + "Concrete";
@@ -125,7 +124,7 @@ TEST(HierarchyTest, Supertypes) {
 
 TEST(HierarchyTest, SubtypeTestIncludingArrays) {
   REQUIRE_JDK(home);
-  Fixture f(REFRACT_FIXTURE_CLASSES, *home);
+  FixtureHierarchy f(REFRACT_FIXTURE_CLASSES, *home);
   ClassHierarchy& h = *f.hierarchy;
   EXPECT_TRUE(h.is_subtype(kD + "Concrete", kD + "Top"));
   EXPECT_TRUE(h.is_subtype(kD + "Concrete", kD + "StillAbstract"));
@@ -156,7 +155,7 @@ TEST(HierarchyTest, SubtypeTestIncludingArrays) {
 
 TEST(HierarchyTest, SubtypesOfLoadedClasses) {
   REQUIRE_JDK(home);
-  Fixture f(REFRACT_FIXTURE_CLASSES, *home);
+  FixtureHierarchy f(REFRACT_FIXTURE_CLASSES, *home);
   ClassHierarchy& h = *f.hierarchy;
   for (const std::string& name : f.path.class_names(false)) {
     if (name.starts_with("hierarchy/defaults/")) h.find(name);
@@ -170,7 +169,7 @@ TEST(HierarchyTest, SubtypesOfLoadedClasses) {
 
 TEST(HierarchyTest, DefaultMethodsDiamondAndClassWins) {
   REQUIRE_JDK(home);
-  Fixture f(REFRACT_FIXTURE_CLASSES, *home);
+  FixtureHierarchy f(REFRACT_FIXTURE_CLASSES, *home);
   ClassHierarchy& h = *f.hierarchy;
   const MethodDecl top_m = declared(h, kD + "Top", "m", kString);
   const MethodDecl left_m = declared(h, kD + "Left", "m", kString);
@@ -210,7 +209,7 @@ TEST(HierarchyTest, DefaultMethodsDiamondAndClassWins) {
 
 TEST(HierarchyTest, PrivateAndStaticInterfaceMethods) {
   REQUIRE_JDK(home);
-  Fixture f(REFRACT_FIXTURE_CLASSES, *home);
+  FixtureHierarchy f(REFRACT_FIXTURE_CLASSES, *home);
   ClassHierarchy& h = *f.hierarchy;
   const std::string with_private = kD + "WithPrivate";
   const std::string uses = kD + "UsesPrivate";
@@ -259,7 +258,7 @@ TEST(HierarchyTest, ConflictingDefaultsAreIncompatible) {
   z.this_class = "t/Z";
   z.interfaces = {"t/X", "t/Y"};
   testing::write_file(dir / "t/Z.class", z.build());
-  Fixture f(dir.path(), *home);
+  FixtureHierarchy f(dir.path(), *home);
   ClassHierarchy& h = *f.hierarchy;
   const MethodDecl xm = declared(h, "t/X", "m", "()V");
   EXPECT_EQ(h.maximally_specific("t/Z", "m", "()V").size(), 2u);
@@ -274,7 +273,7 @@ TEST(HierarchyTest, ConflictingDefaultsAreIncompatible) {
 
 TEST(HierarchyTest, PackagePrivateMethodsAcrossPackages) {
   REQUIRE_JDK(home);
-  Fixture f(REFRACT_FIXTURE_CLASSES, *home);
+  FixtureHierarchy f(REFRACT_FIXTURE_CLASSES, *home);
   ClassHierarchy& h = *f.hierarchy;
   const std::string a = "hierarchy/pkga/A", b = "hierarchy/pkgb/B", c = "hierarchy/pkga/C";
   const std::string widen = "hierarchy/pkga/Widen", transitive = "hierarchy/pkgb/Transitive";
@@ -309,7 +308,7 @@ TEST(HierarchyTest, PackagePrivateMethodsAcrossPackages) {
 
 TEST(HierarchyTest, BridgeMethods) {
   REQUIRE_JDK(home);
-  Fixture f(REFRACT_FIXTURE_CLASSES, *home);
+  FixtureHierarchy f(REFRACT_FIXTURE_CLASSES, *home);
   ClassHierarchy& h = *f.hierarchy;
   const std::string box = "hierarchy/nested/Outer$Box";
   const MethodDecl compare =
@@ -333,7 +332,7 @@ TEST(HierarchyTest, BridgeMethods) {
 
 TEST(HierarchyTest, NestedClassesAndNestMates) {
   REQUIRE_JDK(home);
-  Fixture f(REFRACT_FIXTURE_CLASSES, *home);
+  FixtureHierarchy f(REFRACT_FIXTURE_CLASSES, *home);
   ClassHierarchy& h = *f.hierarchy;
   const std::string outer = "hierarchy/nested/Outer";
   for (const char* nested : {"$Inner", "$Nested", "$1", "$1Local", "$Box"}) {
@@ -359,7 +358,7 @@ TEST(HierarchyTest, NestedClassesAndNestMates) {
 
 TEST(HierarchyTest, ReservedWordNamesInSignatures) {
   REQUIRE_JDK(home);
-  Fixture f(REFRACT_FIXTURE_CLASSES, *home);
+  FixtureHierarchy f(REFRACT_FIXTURE_CLASSES, *home);
   ClassHierarchy& h = *f.hierarchy;
   const std::string cls = "hierarchy/from/cls";
   EXPECT_EQ(declared(h, cls, "from", "()V").signature(), "<hierarchy.'from'.'cls': void 'from'()>");
@@ -382,7 +381,7 @@ TEST(HierarchyTest, ReservedWordNamesInSignatures) {
 
 TEST(HierarchyTest, InvokespecialSelectsFromTheDirectSuperclass) {
   REQUIRE_JDK(home);
-  Fixture f(REFRACT_FIXTURE_CLASSES, *home);
+  FixtureHierarchy f(REFRACT_FIXTURE_CLASSES, *home);
   ClassHierarchy& h = *f.hierarchy;
   const std::string s = "hierarchy/special/Special$";
   // Leaf.m's super.m() names Skip.m, which resolves to Mid.m.
@@ -410,7 +409,7 @@ TEST(HierarchyTest, InvokespecialSelectsFromTheDirectSuperclass) {
 
 TEST(HierarchyTest, FieldResolution) {
   REQUIRE_JDK(home);
-  Fixture f(REFRACT_FIXTURE_CLASSES, *home);
+  FixtureHierarchy f(REFRACT_FIXTURE_CLASSES, *home);
   ClassHierarchy& h = *f.hierarchy;
   const std::string p = "hierarchy/fields/Fields$";
   // Superinterfaces are searched before the superclass.
@@ -425,7 +424,7 @@ TEST(HierarchyTest, FieldResolution) {
 
 TEST(HierarchyTest, ArrayMethods) {
   REQUIRE_JDK(home);
-  Fixture f(REFRACT_FIXTURE_CLASSES, *home);
+  FixtureHierarchy f(REFRACT_FIXTURE_CLASSES, *home);
   ClassHierarchy& h = *f.hierarchy;
   // javac writes `ints.clone()` as a Methodref of class "[I".
   const MemberRef clone_ref =
@@ -440,7 +439,7 @@ TEST(HierarchyTest, ArrayMethods) {
 
 TEST(HierarchyTest, DispatchTable) {
   REQUIRE_JDK(home);
-  Fixture f(REFRACT_FIXTURE_CLASSES, *home);
+  FixtureHierarchy f(REFRACT_FIXTURE_CLASSES, *home);
   ClassHierarchy& h = *f.hierarchy;
   std::vector<std::string> rows;
   for (const DispatchEntry& e : h.dispatch_table(kD + "Diamond")) {
@@ -472,7 +471,7 @@ fs::path copy_without_missing(const testing::TempDir& dir) {
 TEST(HierarchyTest, PhantomsAreRecordedWithReferrers) {
   REQUIRE_JDK(home);
   testing::TempDir dir;
-  Fixture f(copy_without_missing(dir), *home);
+  FixtureHierarchy f(copy_without_missing(dir), *home);
   ClassHierarchy& h = *f.hierarchy;
   const std::string user = "hierarchy/phantom/User", missing = "hierarchy/phantom/Missing";
   ASSERT_NE(h.find(user), nullptr);
@@ -532,7 +531,7 @@ TEST(HierarchyTest, BadClassFiles) {
   testing::write_file(classes / "bad" / "Renamed.class",
                       testing::read_file(classes / "hierarchy" / "phantom" / "User.class"));
   {
-    Fixture f(classes, *home);
+    FixtureHierarchy f(classes, *home);
     EXPECT_THROW(f.hierarchy->find("bad/Bad"), ClassFormatError);
     try {
       f.hierarchy->find("bad/Renamed");
@@ -544,7 +543,7 @@ TEST(HierarchyTest, BadClassFiles) {
           << e.what();
     }
   }
-  Fixture f(classes, *home);
+  FixtureHierarchy f(classes, *home);
   f.hierarchy->set_skip_bad_classes(true);
   EXPECT_EQ(f.hierarchy->find("bad/Bad"), nullptr);
   EXPECT_EQ(f.hierarchy->find("bad/Renamed"), nullptr);

@@ -11,11 +11,12 @@
 #include <sstream>
 
 #include "frontend/ir_test_util.hpp"
+#include "frontend/test_util.hpp"
 
 namespace refract::frontend {
 namespace {
 
-const std::filesystem::path kGoldenDir =
+const std::filesystem::path kIrGoldenDir =
     std::filesystem::path(REFRACT_TEST_DATA) / "frontend" / "ir";
 
 struct Golden {
@@ -44,33 +45,15 @@ std::string printed(const Golden& golden) {
   return out.str();
 }
 
-// The comment lines and the rest of a golden file.
-std::pair<std::string, std::string> split_golden(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::string comments;
-  std::string body;
-  std::string line;
-  bool in_header = true;
-  while (std::getline(in, line)) {
-    if (in_header && line.starts_with("#")) {
-      comments += line + "\n";
-      continue;
-    }
-    in_header = false;
-    body += line + "\n";
-  }
-  return {comments, body};
-}
-
 class IrGoldenTest : public ::testing::TestWithParam<Golden> {};
 
 TEST_P(IrGoldenTest, MatchesGoldenFile) {
   const Golden& golden = GetParam();
-  const std::filesystem::path path = kGoldenDir / golden.file;
+  const std::filesystem::path path = kIrGoldenDir / golden.file;
   const std::string actual = printed(golden);
-  auto [comments, expected] = split_golden(path);
+  auto [comments, expected] = testing::split_golden(path);
   if (std::getenv("REFRACT_UPDATE_GOLDEN") != nullptr) {
-    std::filesystem::create_directories(kGoldenDir);
+    std::filesystem::create_directories(kIrGoldenDir);
     std::ofstream(path) << comments << actual;
     expected = actual;
   }

@@ -16,10 +16,6 @@
 namespace refract::frontend {
 namespace {
 
-constexpr const char* kNoJdk =
-    "no JDK 17 with jmods on this machine (looked for java on PATH and "
-    "/usr/lib/jvm/java-17-openjdk-*; install openjdk-17-jdk-headless)";
-
 struct Totals {
   std::size_t classes = 0;
   std::size_t methods = 0;
@@ -63,7 +59,7 @@ void add(Totals& totals, const MethodIr& ir) {
 
 TEST(IrJdkTest, EveryMethodOfJavaBaseTranslates) {
   const auto home = testing::find_jdk17();
-  if (!home) GTEST_SKIP() << kNoJdk;
+  if (!home) GTEST_SKIP() << testing::kNoJdkMessage;
   const auto start = std::chrono::steady_clock::now();
   const ZipArchive jmod = ZipArchive::open(*home / "jmods" / "java.base.jmod");
   Totals totals;

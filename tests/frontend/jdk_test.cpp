@@ -15,10 +15,6 @@
 namespace refract::frontend {
 namespace {
 
-constexpr const char* kNoJdk =
-    "no JDK 17 with jmods on this machine (looked for java on PATH and "
-    "/usr/lib/jvm/java-17-openjdk-*; install openjdk-17-jdk-headless)";
-
 struct ReadStats {
   std::size_t classes = 0;
   std::size_t methods = 0;
@@ -41,7 +37,7 @@ void read_class(const std::vector<std::uint8_t>& bytes, const std::string& origi
 
 TEST(JdkTest, EveryClassOfJavaBaseParsesAndDecodes) {
   const auto home = testing::find_jdk17();
-  if (!home) GTEST_SKIP() << kNoJdk;
+  if (!home) GTEST_SKIP() << testing::kNoJdkMessage;
   const auto start = std::chrono::steady_clock::now();
   const ZipArchive jmod = ZipArchive::open(*home / "jmods" / "java.base.jmod");
   ASSERT_EQ(jmod.kind(), ZipArchive::Kind::kJmod);
@@ -69,7 +65,7 @@ TEST(JdkTest, EveryClassOfJavaBaseParsesAndDecodes) {
 
 TEST(JdkTest, JdkAsClassPath) {
   const auto home = testing::find_jdk17();
-  if (!home) GTEST_SKIP() << kNoJdk;
+  if (!home) GTEST_SKIP() << testing::kNoJdkMessage;
   ClassPath path;
   path.add_jdk(*home);
   const auto string = path.read("java/lang/String");
@@ -90,7 +86,7 @@ TEST(JdkTest, JdkAsClassPath) {
 
 TEST(JdkTest, EveryClassOfTheJdkThroughTheClassPath) {
   const auto home = testing::find_jdk17();
-  if (!home) GTEST_SKIP() << kNoJdk;
+  if (!home) GTEST_SKIP() << testing::kNoJdkMessage;
   const auto start = std::chrono::steady_clock::now();
   ClassPath path;
   path.add_jdk(*home);
@@ -116,7 +112,7 @@ TEST(JdkTest, EveryClassOfTheJdkThroughTheClassPath) {
 // exported, jdk.internal.misc only to named modules, and no package of java.base is open.
 TEST(JdkTest, ModuleAccessOfTheJdk) {
   const auto home = testing::find_jdk17();
-  if (!home) GTEST_SKIP() << kNoJdk;
+  if (!home) GTEST_SKIP() << testing::kNoJdkMessage;
   ClassPath path;
   path.add_jdk(*home);
   std::set<std::string> modules;
@@ -142,7 +138,7 @@ TEST(JdkTest, ModuleAccessOfTheJdk) {
 
 TEST(JdkTest, DefaultJdkDiscovery) {
   const auto home = find_default_jdk();
-  if (!home) GTEST_SKIP() << kNoJdk;
+  if (!home) GTEST_SKIP() << testing::kNoJdkMessage;
   EXPECT_TRUE(std::filesystem::is_directory(*home / "jmods"));
   EXPECT_TRUE(jdk_release(*home).has_value());
 }

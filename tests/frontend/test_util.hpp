@@ -134,4 +134,27 @@ inline std::optional<std::filesystem::path> find_jdk17() {
   return std::nullopt;
 }
 
+// Why a test that needs java.base skips on this machine.
+inline constexpr const char* kNoJdkMessage =
+    "no JDK 17 with jmods on this machine (looked for java on PATH and "
+    "/usr/lib/jvm/java-17-openjdk-*; install openjdk-17-jdk-headless)";
+
+// The comment lines at the head of a golden file, and the rest.
+inline std::pair<std::string, std::string> split_golden(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::string comments;
+  std::string body;
+  std::string line;
+  bool in_header = true;
+  while (std::getline(in, line)) {
+    if (in_header && line.starts_with("#")) {
+      comments += line + "\n";
+      continue;
+    }
+    in_header = false;
+    body += line + "\n";
+  }
+  return {comments, body};
+}
+
 }  // namespace refract::frontend::testing

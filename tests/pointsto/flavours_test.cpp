@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/fixture_paths.hpp"
 #include "cli/run_refract.hpp"
 #include "pointsto/context_flavour.hpp"
 #include "pointsto/small_jdk.hpp"
@@ -32,10 +33,6 @@ namespace refract::test {
 namespace {
 
 namespace fs = std::filesystem;
-
-const fs::path kFixtureClasses = REFRACT_FIXTURE_CLASSES;
-const fs::path kFixtureSources =
-    fs::path(REFRACT_SOURCE_DIR) / "tests" / "fixtures" / "java" / "pointsto";
 
 const char* const kFixtures[] = {
     "fields",  "arrays",   "statics",  "dispatch",   "casts",    "exceptions",  "clinit",
@@ -106,7 +103,8 @@ std::optional<Result> analyze(const TempDir& dir, const std::string& fixture,
 // The `pts@FLAVOUR` lines of a fixture, by flavour: (var, heap) pairs, `-` for an empty set.
 std::map<std::string, std::vector<Tuple>> flavour_lines(const std::string& fixture) {
   std::map<std::string, std::vector<Tuple>> by_flavour;
-  for (const std::string& line : lines_of(read_file(kFixtureSources / fixture / "EXPECTED.tsv"))) {
+  for (const std::string& line :
+       lines_of(read_file(kPointstoFixtureSources / fixture / "EXPECTED.tsv"))) {
     if (line.rfind("pts@", 0) != 0) continue;
     std::vector<std::string> fields = split_tabs(line);
     by_flavour[fields[0].substr(4)].push_back({fields[1], fields[2]});

@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli/fixture_paths.hpp"
 #include "cli/java_inputs.hpp"
 #include "cli/run_refract.hpp"
 #include "frontend/class_path.hpp"
@@ -34,9 +35,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kFixtureClasses = REFRACT_FIXTURE_CLASSES;
 const fs::path kSourceDir = REFRACT_SOURCE_DIR;
-const fs::path kFixtureSources = kSourceDir / "tests" / "fixtures" / "java" / "pointsto";
 const fs::path kDriver = kSourceDir / "tests" / "data" / "pointsto" / "insens_main_only.datalog";
 
 // One fact of EXPECTED.tsv or of the results: its kind and fields.
@@ -158,7 +157,7 @@ class InsensRulesTest : public ::testing::TestWithParam<std::string> {
   // EXPECTED.tsv without comments and flavour lines, by kind.
   std::map<std::string, std::vector<Fact>> expected() const {
     std::map<std::string, std::vector<Fact>> by_kind;
-    const fs::path file = kFixtureSources / GetParam() / "EXPECTED.tsv";
+    const fs::path file = kPointstoFixtureSources / GetParam() / "EXPECTED.tsv";
     const std::string text = read_file(file);
     EXPECT_FALSE(text.empty()) << "no " << file;
     for (const std::string& line : lines_of(text)) {

@@ -549,7 +549,7 @@ Database Evaluator::run() {
   std::map<std::string, std::vector<CompiledRule>> rules_of;  // head relation -> its rules
   for (const Rule& rule : program_.rules) rules_of[rule.head.relation].push_back(compile(rule));
 
-  for (const std::vector<std::string>& stratum : stratify(program_)) {
+  for (const std::vector<std::string>& stratum : reference::stratify(program_)) {
     // Naive iteration: run every rule of the stratum on the current database
     // until a whole round adds nothing. Negated relations are complete: they
     // belong to lower strata.

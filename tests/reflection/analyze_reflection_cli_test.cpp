@@ -11,13 +11,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* const kFixture = "unsound";
+const char* const kUnsoundFixture = "unsound";
 const char* const kSite =
     "<reflection.unsound.Main: void main(java.lang.String[])>/java.lang.reflect.Method.invoke/0";
 
 // `refract analyze` of the fixture with `options`, into dir/out.
 RunResult analyze(const TempDir& dir, const std::vector<std::string>& options) {
-  std::vector<std::string> args = fixture_analyze_command(kFixture, dir.path() / "out");
+  std::vector<std::string> args = fixture_analyze_command(kUnsoundFixture, dir.path() / "out");
   args.insert(args.end(), options.begin(), options.end());
   return run_refract(args, dir.path());
 }

@@ -14,7 +14,7 @@ const std::string kSite =
     "<antlr.Utils: java.lang.Object createInstanceOf(java.lang.String)>/"
     "java.lang.Class.newInstance/0";
 
-SourceLocation error_at(const std::string& text) {
+SourceLocation annotation_error_at(const std::string& text) {
   try {
     parse_annotations(text, "notes.txt");
   } catch (const InputError& e) {
@@ -24,7 +24,7 @@ SourceLocation error_at(const std::string& text) {
   return {};
 }
 
-std::string error_message(const std::string& text) {
+std::string annotation_error_message(const std::string& text) {
   try {
     parse_annotations(text, "notes.txt");
   } catch (const InputError& e) {
@@ -68,42 +68,45 @@ TEST(AnnotationsTest, SiteIsNormalisedToTheFactsSpelling) {
 }
 
 TEST(AnnotationsTest, UnknownKindIsLocated) {
-  const auto where = error_at(kSite + "\tclasses\ta.B\n");
+  const auto where = annotation_error_at(kSite + "\tclasses\ta.B\n");
   EXPECT_EQ(where.line, 1u);
   EXPECT_EQ(where.column, kSite.size() + 2);
-  EXPECT_NE(error_message(kSite + "\tclasses\ta.B\n").find("unknown annotation kind 'classes'"),
+  EXPECT_NE(annotation_error_message(kSite + "\tclasses\ta.B\n")
+                .find("unknown annotation kind 'classes'"),
             std::string::npos);
 }
 
 TEST(AnnotationsTest, MissingAndExtraTargetsAreLocated) {
   const std::string missing = kSite + "\tclass\n";
-  EXPECT_EQ(error_at(missing).column, missing.size());
-  EXPECT_EQ(error_at(kSite + "\tclass\t\n").column, kSite.size() + 8);
-  EXPECT_EQ(error_at(kSite + "\tnever\ta.B\n").column, kSite.size() + 7);
-  EXPECT_EQ(error_at(kSite + "\tclass\ta.B\textra\n").column, kSite.size() + 11);
+  EXPECT_EQ(annotation_error_at(missing).column, missing.size());
+  EXPECT_EQ(annotation_error_at(kSite + "\tclass\t\n").column, kSite.size() + 8);
+  EXPECT_EQ(annotation_error_at(kSite + "\tnever\ta.B\n").column, kSite.size() + 7);
+  EXPECT_EQ(annotation_error_at(kSite + "\tclass\ta.B\textra\n").column, kSite.size() + 11);
 }
 
 TEST(AnnotationsTest, WrongSeparatorsAreLocated) {
   // Spaces instead of a TAB: the whole line is one field.
   const std::string spaces = kSite + " class a.B";
-  EXPECT_EQ(error_at(spaces + "\n").column, spaces.size() + 1);
-  EXPECT_EQ(error_at(kSite + "\t\tclass\ta.B\n").column, kSite.size() + 2);
-  EXPECT_NE(error_message(kSite + "\t\tclass\ta.B\n").find("empty KIND"), std::string::npos);
+  EXPECT_EQ(annotation_error_at(spaces + "\n").column, spaces.size() + 1);
+  EXPECT_EQ(annotation_error_at(kSite + "\t\tclass\ta.B\n").column, kSite.size() + 2);
+  EXPECT_NE(annotation_error_message(kSite + "\t\tclass\ta.B\n").find("empty KIND"),
+            std::string::npos);
 }
 
 TEST(AnnotationsTest, MalformedSitesAndTargetsAreLocated) {
-  EXPECT_EQ(error_at("<a.B: void m()>/java.lang.Class.forName\tnever\n").column, 40u);
-  EXPECT_EQ(error_at("<a.B void m()>/java.lang.Class.forName/0\tnever\n").column, 5u);
+  EXPECT_EQ(annotation_error_at("<a.B: void m()>/java.lang.Class.forName\tnever\n").column, 40u);
+  EXPECT_EQ(annotation_error_at("<a.B void m()>/java.lang.Class.forName/0\tnever\n").column, 5u);
   const std::size_t target = kSite.size() + 2 + 6;
-  EXPECT_EQ(error_at(kSite + "\tclass\ta..B\n").column, target + 2);
-  EXPECT_EQ(error_at(kSite + "\tfield\t<a.B: int m()>\n").column, target);
-  EXPECT_NE(error_message(kSite + "\tmethod\t<a.B: void <init>()>\n").find("kind constructor"),
+  EXPECT_EQ(annotation_error_at(kSite + "\tclass\ta..B\n").column, target + 2);
+  EXPECT_EQ(annotation_error_at(kSite + "\tfield\t<a.B: int m()>\n").column, target);
+  EXPECT_NE(
+      annotation_error_message(kSite + "\tmethod\t<a.B: void <init>()>\n").find("kind constructor"),
+      std::string::npos);
+  EXPECT_NE(annotation_error_message(kSite + "\tconstructor\t<a.B: void m()>\n").find("<init>"),
             std::string::npos);
-  EXPECT_NE(error_message(kSite + "\tconstructor\t<a.B: void m()>\n").find("<init>"),
+  EXPECT_NE(annotation_error_message(kSite + "\tmethod\t<a.B: int f>\n").find("found a field"),
             std::string::npos);
-  EXPECT_NE(error_message(kSite + "\tmethod\t<a.B: int f>\n").find("found a field"),
-            std::string::npos);
-  EXPECT_EQ(error_message("<a.B: void m()>/java.lang.Class.forName/x\tnever\n")
+  EXPECT_EQ(annotation_error_message("<a.B: void m()>/java.lang.Class.forName/x\tnever\n")
                 .rfind("notes.txt:1:41: malformed SITE", 0),
             0u);
 }

@@ -14,11 +14,11 @@ namespace {
 namespace fs = std::filesystem;
 
 // Lazy heap modelling's fixture: newInstance sites whose objects casts type ([L-Cast]).
-const char* const kFixture = "lazy";
+const char* const kLazyFixture = "lazy";
 
 RunResult analyze_lazy(const TempDir& dir, const std::string& name,
                        const std::vector<std::string>& extra) {
-  std::vector<std::string> args = fixture_analyze_command(kFixture, dir.path() / name);
+  std::vector<std::string> args = fixture_analyze_command(kLazyFixture, dir.path() / name);
   // a fixture's BDDs are small: a small table is quicker to set up (analyze_fixture's sizes)
   args.insert(args.end(), {"--reflection", "solar", "--nodes", "300000", "--cache", "30000"});
   args.insert(args.end(), extra.begin(), extra.end());

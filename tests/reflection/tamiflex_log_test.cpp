@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 
 const fs::path kLogs = "/work/shared/tamiflex";
 
-SourceLocation error_at(std::string_view text) {
+SourceLocation log_error_at(std::string_view text) {
   try {
     parse_tamiflex_log(text, "refl.log");
   } catch (const InputError& e) {
@@ -29,7 +29,7 @@ SourceLocation error_at(std::string_view text) {
   return {};
 }
 
-std::string error_message(std::string_view text) {
+std::string log_error_message(std::string_view text) {
   try {
     parse_tamiflex_log(text, "refl.log");
   } catch (const InputError& e) {
@@ -86,39 +86,39 @@ TEST(TamiflexLogTest, EmptyLinesAndCarriageReturnsAreNoEntries) {
 }
 
 TEST(TamiflexLogTest, WrongFieldCountsAreLocated) {
-  EXPECT_EQ(error_at("Class.forName;a.B;a.C.m;1;\n").column, 27u);
-  EXPECT_EQ(error_at("Class.forName;a.B;a.C.m;1;;1;x\n").column, 29u);
-  EXPECT_NE(error_message("Class.forName;a.B;a.C.m;1;\n").find("found 5"), std::string::npos);
+  EXPECT_EQ(log_error_at("Class.forName;a.B;a.C.m;1;\n").column, 27u);
+  EXPECT_EQ(log_error_at("Class.forName;a.B;a.C.m;1;;1;x\n").column, 29u);
+  EXPECT_NE(log_error_message("Class.forName;a.B;a.C.m;1;\n").find("found 5"), std::string::npos);
   // A ';' is part of TARGET only as the end of a JVM-form array class; anywhere else it is
   // one separator too many, reported where the extra field starts.
-  EXPECT_EQ(error_at("Class.getMethods;[La.B;x;a.C.m;1;;1\n").column, 34u);
-  EXPECT_EQ(error_at("Class.forName;a.B;;a.C.m;1;;1\n").column, 28u);
+  EXPECT_EQ(log_error_at("Class.getMethods;[La.B;x;a.C.m;1;;1\n").column, 34u);
+  EXPECT_EQ(log_error_at("Class.forName;a.B;;a.C.m;1;;1\n").column, 28u);
   // Six fields whose TARGET is a JVM array class without its ';'.
-  EXPECT_EQ(error_at("Class.getMethods;[La.B;a.C.m;1;;1\n").column, 18u + 5);
-  EXPECT_EQ(error_at("Class.forName,a.B,a.C.m,1,,1\n").column, 29u);
+  EXPECT_EQ(log_error_at("Class.getMethods;[La.B;a.C.m;1;;1\n").column, 18u + 5);
+  EXPECT_EQ(log_error_at("Class.forName,a.B,a.C.m,1,,1\n").column, 29u);
 }
 
 TEST(TamiflexLogTest, BadFieldsAreLocated) {
-  const auto where = error_at("Class.forName;a.B;a.C.m;1;;1\nClass.forName;a..B;a.C.m;1;;1\n");
+  const auto where = log_error_at("Class.forName;a.B;a.C.m;1;;1\nClass.forName;a..B;a.C.m;1;;1\n");
   EXPECT_EQ(where.file, "refl.log");
   EXPECT_EQ(where.line, 2u);
   EXPECT_EQ(where.column, 17u);
-  EXPECT_EQ(error_at(";a.B;a.C.m;1;;1").column, 1u);
-  EXPECT_EQ(error_at("Class forName;a.B;a.C.m;1;;1").column, 6u);
-  EXPECT_EQ(error_at("Class.forName;;a.C.m;1;;1").column, 15u);
-  EXPECT_EQ(error_at("Class.forName;a.B;;1;;1").column, 19u);
-  EXPECT_EQ(error_at("Class.forName;a.B;main;1;;1").column, 19u);
-  EXPECT_EQ(error_at("Class.forName;a.B;a.C.m;x1;;1").column, 25u);
-  EXPECT_EQ(error_at("Class.forName;a.B;a.C.m;-1;;1").column, 25u);
-  EXPECT_EQ(error_at("Class.forName;a.B;a.C.m;1;;1.5").column, 29u);
-  EXPECT_EQ(error_at("Class.forName;a.B;a.C.m;1;\x02;1").column, 27u);
+  EXPECT_EQ(log_error_at(";a.B;a.C.m;1;;1").column, 1u);
+  EXPECT_EQ(log_error_at("Class forName;a.B;a.C.m;1;;1").column, 6u);
+  EXPECT_EQ(log_error_at("Class.forName;;a.C.m;1;;1").column, 15u);
+  EXPECT_EQ(log_error_at("Class.forName;a.B;;1;;1").column, 19u);
+  EXPECT_EQ(log_error_at("Class.forName;a.B;main;1;;1").column, 19u);
+  EXPECT_EQ(log_error_at("Class.forName;a.B;a.C.m;x1;;1").column, 25u);
+  EXPECT_EQ(log_error_at("Class.forName;a.B;a.C.m;-1;;1").column, 25u);
+  EXPECT_EQ(log_error_at("Class.forName;a.B;a.C.m;1;;1.5").column, 29u);
+  EXPECT_EQ(log_error_at("Class.forName;a.B;a.C.m;1;\x02;1").column, 27u);
 }
 
 TEST(TamiflexLogTest, HugeNumbersAreOutOfRange) {
-  EXPECT_EQ(error_at("Class.forName;a.B;a.C.m;4294967296;;1").column, 25u);
-  EXPECT_NE(error_message("Class.forName;a.B;a.C.m;4294967296;;1").find("out of range"),
+  EXPECT_EQ(log_error_at("Class.forName;a.B;a.C.m;4294967296;;1").column, 25u);
+  EXPECT_NE(log_error_message("Class.forName;a.B;a.C.m;4294967296;;1").find("out of range"),
             std::string::npos);
-  EXPECT_EQ(error_at("Class.forName;a.B;a.C.m;1;;18446744073709551616").column, 28u);
+  EXPECT_EQ(log_error_at("Class.forName;a.B;a.C.m;1;;18446744073709551616").column, 28u);
   const auto max =
       parse_tamiflex_log("Class.forName;a.B;a.C.m;4294967295;;18446744073709551615", "refl.log");
   EXPECT_EQ(max[0].line, 4294967295u);
@@ -127,27 +127,28 @@ TEST(TamiflexLogTest, HugeNumbersAreOutOfRange) {
 
 TEST(TamiflexLogTest, TargetMustFitItsKind) {
   // A signature where a class is expected, and the other way round.
-  EXPECT_EQ(error_at("Class.forName;<a.B: int f>;a.C.m;1;;1").column, 15u);
-  EXPECT_EQ(error_at("Method.invoke;a.B;a.C.m;1;;1").column, 15u);
-  EXPECT_NE(error_message("Method.invoke;<a.B: int f>;a.C.m;1;;1").find("found a field"),
+  EXPECT_EQ(log_error_at("Class.forName;<a.B: int f>;a.C.m;1;;1").column, 15u);
+  EXPECT_EQ(log_error_at("Method.invoke;a.B;a.C.m;1;;1").column, 15u);
+  EXPECT_NE(log_error_message("Method.invoke;<a.B: int f>;a.C.m;1;;1").find("found a field"),
             std::string::npos);
-  EXPECT_NE(error_message("Field.set*;<a.B: int f()>;a.C.m;1;;1").find("found a method"),
+  EXPECT_NE(log_error_message("Field.set*;<a.B: int f()>;a.C.m;1;;1").find("found a method"),
             std::string::npos);
-  EXPECT_NE(error_message("Constructor.newInstance;<a.B: void m()>;a.C.m;1;;1").find("method m"),
-            std::string::npos);
+  EXPECT_NE(
+      log_error_message("Constructor.newInstance;<a.B: void m()>;a.C.m;1;;1").find("method m"),
+      std::string::npos);
   // TamiFlex logs the array Array.newInstance creates.
-  EXPECT_NE(error_message("Array.newInstance;int;a.C.m;1;;1").find("an array type"),
+  EXPECT_NE(log_error_message("Array.newInstance;int;a.C.m;1;;1").find("an array type"),
             std::string::npos);
   // The offset of the problem inside TARGET is added to TARGET's column.
-  EXPECT_EQ(error_at("Method.invoke;<a.B: int m(int,)>;a.C.m;1;;1").column, 15u + 16);
+  EXPECT_EQ(log_error_at("Method.invoke;<a.B: int m(int,)>;a.C.m;1;;1").column, 15u + 16);
   // A kind refract does not know takes any well-formed target.
   EXPECT_NO_THROW(
       parse_tamiflex_log("Some.kind;a.B;a.C.m;1;;1\nSome.kind;<a.B: int f>;a.C.m;;;", "refl.log"));
-  EXPECT_EQ(error_at("Some.kind;a b;a.C.m;1;;1").column, 12u);
+  EXPECT_EQ(log_error_at("Some.kind;a b;a.C.m;1;;1").column, 12u);
 }
 
 TEST(TamiflexLogTest, ErrorMessagesNameFileLineAndColumn) {
-  EXPECT_EQ(error_message("Class.forName;a.B;a.C.m;x;;1"),
+  EXPECT_EQ(log_error_message("Class.forName;a.B;a.C.m;x;;1"),
             "refl.log:1:25: LINE must be empty or a decimal number");
 }
 

@@ -21,29 +21,9 @@ namespace refract::rel {
 namespace {
 
 using test::read_text;
+using test::Space;
 using test::Tuples;
 using test::tuples_of;
-
-// One BuDDy manager at a time: a test creates, drops and recreates these.
-struct Space {
-  DomainSpace space{bdd::ManagerSettings{20'000, 5'000}};
-
-  Space(const std::vector<std::pair<std::string, std::uint64_t>>& domains,
-        const std::string& order) {
-    for (const auto& [name, size] : domains) space.add_domain(name, size);
-    space.lay_out(bdd::parse_var_order(order, space.instance_names()));
-  }
-
-  // attributes: (attribute name, physical instance name)
-  Relation relation(const std::vector<std::pair<std::string, std::string>>& attributes) const {
-    std::vector<Attribute> out;
-    for (const auto& [name, physical] : attributes) {
-      const PhysicalId p = *space.find_physical(physical);
-      out.push_back(Attribute{name, space.physical(p).domain, p});
-    }
-    return Relation(space, "R", out);
-  }
-};
 
 Tuples random_tuples(std::uint64_t seed, std::size_t count,
                      const std::vector<std::uint64_t>& sizes) {
@@ -72,16 +52,16 @@ Tuples round_trip(const std::filesystem::path& file,
                   const Tuples& tuples) {
   {
     Space first(domains, first_order);
-    Relation r = first.relation(first_attributes);
+    Relation r = first.relation("R", first_attributes);
     r.set_bdd(bdd_from_tuples(r, tuples));
     EXPECT_EQ(tuples_of(r), tuples);
     write_bdd_file(file, r);
-    Relation same = first.relation(first_attributes);  // same space: the very same BDD
+    Relation same = first.relation("R", first_attributes);  // same space: the very same BDD
     read_bdd_file(file, same);
     EXPECT_TRUE(same.bdd() == r.bdd());
   }
   Space second(domains, second_order);
-  Relation r = second.relation(second_attributes);
+  Relation r = second.relation("R", second_attributes);
   read_bdd_file(file, r);
   return tuples_of(r);
 }
@@ -105,12 +85,12 @@ TEST_F(BddFileTest, AFileOfSmallerDomainsReadsIntoLargerOnes) {
   const Tuples tuples = random_tuples(4, 300, {100, 37});
   {
     Space small({{"V", 100}, {"H", 37}}, "V0_H0");
-    Relation r = small.relation(attributes);
+    Relation r = small.relation("R", attributes);
     r.set_bdd(bdd_from_tuples(r, tuples));
     write_bdd_file(dir_ / "small.bdd", r);
   }
   Space large({{"V", 1000}, {"H", 300}}, "H0xV0");
-  Relation r = large.relation(attributes);
+  Relation r = large.relation("R", attributes);
   read_bdd_file(dir_ / "small.bdd", r);
   EXPECT_EQ(tuples_of(r), tuples);
 }
@@ -152,7 +132,7 @@ TEST_F(BddFileTest, RoundTripSparseAndDenseShapes) {
 
 TEST_F(BddFileTest, WriterUsesBddbddbLayoutWithOurVariables) {
   Space s({{"V", 4}}, "V0");
-  Relation r = s.relation({{"v", "V0"}});
+  Relation r = s.relation("R", {{"v", "V0"}});
   r.set_bdd(bdd_from_tuples(r, {{2}}));  // V0 is variables 0 (msb) and 1: 2 = var0 & !var1
   write_bdd_file(dir_ / "r.bdd", r);
   EXPECT_EQ(read_text(dir_ / "r.bdd"),
@@ -169,7 +149,7 @@ TEST_F(BddFileTest, WriterUsesBddbddbLayoutWithOurVariables) {
 TEST_F(BddFileTest, ConstantsRoundTrip) {
   {
     Space s({{"V", 16}, {"H", 8}}, "V0_H0");
-    Relation r = s.relation({{"v", "V0"}, {"h", "H0"}});
+    Relation r = s.relation("R", {{"v", "V0"}, {"h", "H0"}});
     write_bdd_file(dir_ / "false.bdd", r);
     EXPECT_EQ(read_text(dir_ / "false.bdd"), "# V0:4 H0:3\n# 3 2 1 0\n# 6 5 4\n0 0 0\n");
     r.set_bdd(bdd::Bdd::one());
@@ -177,7 +157,7 @@ TEST_F(BddFileTest, ConstantsRoundTrip) {
     EXPECT_EQ(read_text(dir_ / "true.bdd"), "# V0:4 H0:3\n# 3 2 1 0\n# 6 5 4\n0 0 1\n");
   }
   Space s({{"V", 16}, {"H", 8}}, "H0xV0");
-  Relation r = s.relation({{"v", "V0"}, {"h", "H0"}});
+  Relation r = s.relation("R", {{"v", "V0"}, {"h", "H0"}});
   r.set_bdd(bdd::Bdd::one());
   read_bdd_file(dir_ / "false.bdd", r);
   EXPECT_TRUE(r.bdd().is_zero());
@@ -189,7 +169,7 @@ TEST_F(BddFileTest, ConstantsRoundTrip) {
 TEST_F(BddFileTest, ConstantTrueMeansEveryTupleOfTheDomains) {
   const auto file = write("true.bdd", "# V0:4 H0:2\n# 0 1 2 3\n# 4 5\n0 0 1\n");
   Space s({{"V", 10}, {"H", 3}}, "V0_H0");
-  Relation r = s.relation({{"v", "V0"}, {"h", "H0"}});
+  Relation r = s.relation("R", {{"v", "V0"}, {"h", "H0"}});
   read_bdd_file(file, r);
   EXPECT_EQ(r.size().to_string(), "30");
 }
@@ -198,7 +178,7 @@ TEST_F(BddFileTest, ConstantTrueMeansEveryTupleOfTheDomains) {
 // id out of that order: a file numbered in order for a while, then not, reads the same.
 TEST_F(BddFileTest, NodeIdsOutOfOrderPartWayThroughReadTheSame) {
   Space s({{"V", 100}, {"H", 37}}, "V0_H0");
-  Relation r = s.relation({{"v", "V0"}, {"h", "H0"}});
+  Relation r = s.relation("R", {{"v", "V0"}, {"h", "H0"}});
   const Tuples tuples = random_tuples(3, 300, {100, 37});
   r.set_bdd(bdd_from_tuples(r, tuples));
   const auto written = dir_ / "in-order.bdd";
@@ -218,7 +198,7 @@ TEST_F(BddFileTest, NodeIdsOutOfOrderPartWayThroughReadTheSame) {
     }
   }
   ASSERT_NE(renumbered.find(" 1012 "), std::string::npos);  // the file has nodes past id 11
-  Relation again = s.relation({{"v", "V0"}, {"h", "H0"}});
+  Relation again = s.relation("R", {{"v", "V0"}, {"h", "H0"}});
   read_bdd_file(write("renumbered.bdd", renumbered), again);
   EXPECT_TRUE(again.bdd() == r.bdd());
   EXPECT_EQ(tuples_of(again), tuples);
@@ -259,10 +239,10 @@ TEST_F(BddFileTest, ReadsAFileInBddbddbsFormat) {
   const auto crlf_file = write("crlf.bdd", crlf);
   for (const char* order : {"V0_H0", "H0_V0", "H0xV0"}) {
     Space s({{"V", 16}, {"H", 8}}, order);
-    Relation r = s.relation({{"v", "V0"}, {"h", "H0"}});
+    Relation r = s.relation("R", {{"v", "V0"}, {"h", "H0"}});
     read_bdd_file(lf_file, r);
     EXPECT_EQ(tuples_of(r), expected) << order;
-    Relation again = s.relation({{"v", "V0"}, {"h", "H0"}});
+    Relation again = s.relation("R", {{"v", "V0"}, {"h", "H0"}});
     read_bdd_file(crlf_file, again);
     EXPECT_TRUE(again.bdd() == r.bdd()) << order;
   }
@@ -274,7 +254,7 @@ class BddFileErrorTest : public BddFileTest {
   std::string error_for(const std::string& text, std::uint64_t v_size = 16) {
     const auto file = write("bad.bdd", text);
     Space s({{"V", v_size}, {"H", 8}}, "H0xV0");
-    Relation r = s.relation({{"v", "V0"}, {"h", "H0"}});
+    Relation r = s.relation("R", {{"v", "V0"}, {"h", "H0"}});
     try {
       read_bdd_file(file, r);
     } catch (const InputError& e) {
@@ -381,7 +361,7 @@ TEST_F(BddFileErrorTest, ValuesOutsideTheDomainsAndMissingFile) {
   EXPECT_EQ(error_for(kBddbddbFile, 10),
             ": the BDD holds values of attribute v of R outside domain V (size 10)");
   Space s({{"V", 16}, {"H", 8}}, "V0_H0");
-  Relation r = s.relation({{"v", "V0"}, {"h", "H0"}});
+  Relation r = s.relation("R", {{"v", "V0"}, {"h", "H0"}});
   try {
     read_bdd_file(dir_ / "missing.bdd", r);
     FAIL() << "no error";
@@ -398,7 +378,7 @@ TEST_F(BddFileTest, MutatedFilesReadOrFailCleanly) {
   std::string written;
   {
     Space s({{"V", 16}, {"H", 8}}, "H0xV0");
-    Relation r = s.relation({{"v", "V0"}, {"h", "H0"}});
+    Relation r = s.relation("R", {{"v", "V0"}, {"h", "H0"}});
     r.set_bdd(bdd_from_tuples(r, random_tuples(5, 40, {16, 8})));
     write_bdd_file(dir_ / "written.bdd", r);
     written = read_text(dir_ / "written.bdd");
@@ -409,7 +389,7 @@ TEST_F(BddFileTest, MutatedFilesReadOrFailCleanly) {
   for (const std::string& original : {std::string(kBddbddbFile), written}) {
     for (int round = 0; round < 1000; ++round) {
       const auto file = write("m.bdd", test::mutated(original, random, "0123456789 #:\n\r-VH"));
-      Relation r = s.relation({{"v", "V0"}, {"h", "H0"}});
+      Relation r = s.relation("R", {{"v", "V0"}, {"h", "H0"}});
       try {
         read_bdd_file(file, r);
         ++read;

@@ -17,7 +17,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // Rules appended to this header start on line 7.
-const std::string kHeader =
+const std::string kPairHeader =
     "V 64\n"
     "H 32\n"
     "vP0 (v : V, h : H) input\n"
@@ -25,7 +25,7 @@ const std::string kHeader =
     "vP (v : V, h : H) output\n"
     "pair (a : V0, b : V1) output\n";
 
-Program parse(const std::string& text) {
+Program parse_text(const std::string& text) {
   return parse_program_text(text, "t.dl", ".");
 }
 
@@ -39,11 +39,11 @@ std::string check_error(const Program& program) {
 }
 
 std::string check_error(const std::string& text) {
-  return check_error(parse(text));
+  return check_error(parse_text(text));
 }
 
 std::string rule_error(const std::string& rules) {
-  return check_error(kHeader + rules);
+  return check_error(kPairHeader + rules);
 }
 
 TEST(CheckerTest, AcceptsTheGoldenProgram) {
@@ -66,9 +66,9 @@ TEST(CheckerTest, AcceptsLegalRules) {
 
 // Under .strict (else a first use declares a relation: parser_test.cpp).
 TEST(CheckerTest, UnknownRelation) {
-  EXPECT_EQ(check_error(".strict\n" + kHeader + "vP(v, h) :- vP0(v, h), foo(v).\n"),
+  EXPECT_EQ(check_error(".strict\n" + kPairHeader + "vP(v, h) :- vP0(v, h), foo(v).\n"),
             "t.dl:8:24: unknown relation 'foo'");
-  EXPECT_EQ(check_error(".strict\n" + kHeader + "bar(v) :- vP0(v, _).\n"),
+  EXPECT_EQ(check_error(".strict\n" + kPairHeader + "bar(v) :- vP0(v, _).\n"),
             "t.dl:8:1: unknown relation 'bar'");
 }
 
@@ -157,33 +157,33 @@ TEST(CheckerTest, VariableWithoutDomain) {
 }
 
 TEST(CheckerTest, DeclarationsBuiltWithoutTheParser) {
-  Program program = parse(kHeader);
+  Program program = parse_text(kPairHeader);
   program.relations.push_back(program.relations[0]);
   EXPECT_EQ(check_error(program), "t.dl:3:1: relation 'vP0' is declared twice (first at t.dl:3:1)");
 
-  program = parse(kHeader);
+  program = parse_text(kPairHeader);
   program.domains.push_back(program.domains[1]);
   EXPECT_EQ(check_error(program), "t.dl:2:1: domain 'H' is declared twice (first at t.dl:2:1)");
 
-  program = parse(kHeader);
+  program = parse_text(kPairHeader);
   program.domains[0].size = 0;
   EXPECT_EQ(check_error(program),
             "t.dl:1:1: size 0 of domain 'V' is out of range; it must be between 1 and 2^62 "
             "(4611686018427387904)");
 
-  program = parse(kHeader);
+  program = parse_text(kPairHeader);
   program.relations[1].attributes.clear();
   EXPECT_EQ(check_error(program), "t.dl:4:1: relation 'assign' must have at least one attribute");
 
-  program = parse(kHeader + "vP(v, h) :- vP0(v, h).\n");
+  program = parse_text(kPairHeader + "vP(v, h) :- vP0(v, h).\n");
   program.rules[0].head.negated = true;
   EXPECT_EQ(check_error(program), "t.dl:7:1: the head of a rule cannot be negated");
 }
 
 TEST(CheckerTest, WarningsFromTheChecker) {
-  const Program program = parse(kHeader +
-                                "never (v : V)\n"
-                                "vP(v, h) :- vP0(v, h), never(v), assign(v, unused).\n");
+  const Program program = parse_text(kPairHeader +
+                                     "never (v : V)\n"
+                                     "vP(v, h) :- vP0(v, h), never(v), assign(v, unused).\n");
   EXPECT_EQ(program_warnings(program),
             (std::vector<std::string>{
                 "t.dl:8:24: warning: relation 'never' is never defined by a rule nor an input, so "

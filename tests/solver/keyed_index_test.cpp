@@ -20,7 +20,7 @@
 namespace refract::solver {
 namespace {
 
-using Tuples = std::vector<std::vector<std::uint64_t>>;
+using TupleList = std::vector<std::vector<std::uint64_t>>;
 
 // VirtualCall(i, base, r) on I0, V0, M0 with I and M above V, and a delta over (base, h) on
 // V0, H0: the shape of ReceiverEdge's first join.
@@ -38,7 +38,7 @@ class KeyedIndexTest : public ::testing::Test {
     heap_ = *space_.find_physical("H0");
   }
 
-  bdd::Bdd encode(const std::vector<rel::PhysicalId>& instances, Tuples tuples) const {
+  bdd::Bdd encode(const std::vector<rel::PhysicalId>& instances, TupleList tuples) const {
     std::vector<rel::Attribute> attributes;
     for (const rel::PhysicalId p : instances)
       attributes.push_back({"a" + std::to_string(attributes.size()), space_.physical(p).domain, p});
@@ -95,7 +95,7 @@ TEST_F(KeyedIndexTest, RestrictionCostlierThanTheProductIsDeclined) {
 
 // In a recursive stratum: edge(i, h, m) :- call(i, v, m), vpt(v, h) reads vpt's delta after the
 // static prefix call, and vpt grows through edge again.
-constexpr const char* kProgram = R"(
+constexpr const char* kKeyedIndexProgram = R"(
 I 16
 V 16
 M 8
@@ -126,7 +126,7 @@ class KeyedIndexEngineTest : public EngineTestFolder {
     std::map<std::string, std::uint64_t> keyed_by_head;  // per rule, by its head relation
   };
 
-  Run run(const std::string& order, bool keyed, const char* text = kProgram) {
+  Run run(const std::string& order, bool keyed, const char* text = kKeyedIndexProgram) {
     const Program program = parse(text);
     EngineOptions options = this->options(order);
     options.keyed_indexes = keyed;

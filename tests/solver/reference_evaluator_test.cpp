@@ -272,10 +272,10 @@ TEST_F(ReferenceEvaluatorTest, StrataFollowNegation) {
   rule(atom("middle", {var("x")}), {atom("base", {var("x")}), negated("base", {var("x")})});
   rule(atom("same", {var("x")}), {atom("middle", {var("x")})});
   rule(atom("middle", {var("x")}), {atom("same", {var("x")})});
-  EXPECT_EQ(stratify(program_),
+  EXPECT_EQ(reference::stratify(program_),
             (std::vector<std::vector<std::string>>{{"base"}, {"middle", "same"}, {"top"}}));
   rule(atom("base", {var("x")}), {atom("top", {var("x")})});
-  EXPECT_THROW(stratify(program_), ReferenceError);
+  EXPECT_THROW(reference::stratify(program_), ReferenceError);
 }
 
 // bddbddb's meaning of a variable no positive atom binds: every element of its domain. One

@@ -19,7 +19,7 @@ namespace refract::solver {
 namespace {
 
 // pt stands for VarPointsTo, store for StaticStore, ctxOf for a rule that keeps the context.
-constexpr const char* kProgram = R"(
+constexpr const char* kRulePlanProgram = R"(
 C 4
 V 16
 H 16
@@ -45,7 +45,7 @@ ordered(m1, m2) :- target(i, m1), target(i, m2), m1 < m2.
 class RulePlanTest : public ::testing::Test {
  protected:
   RulePlanTest()
-      : program_(parse_program_text(kProgram, "plan.datalog", ".")),
+      : program_(parse_program_text(kRulePlanProgram, "plan.datalog", ".")),
         space_(bdd::ManagerSettings{}) {
     const InstanceLayout layout = lay_out_instances(program_);
     for (const DomainDecl& d : program_.domains) space_.add_domain(d.name, d.size);

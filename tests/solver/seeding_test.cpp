@@ -76,7 +76,7 @@ SeedPlan plan_seeds(const Program& program, const std::map<std::string, InputCha
 }
 
 // Rules appended to this header start on line 9.
-const std::string kHeader =
+const std::string kReachHeader =
     "D 8\n"
     "edge (a : D, b : D) inputtuples\n"
     "root (a : D) inputtuples\n"
@@ -89,7 +89,7 @@ const std::string kHeader =
 SeedPlan plan_for(const std::string& rules, const std::map<std::string, InputChange>& inputs,
                   const std::set<std::string>& available = {"reach", "path", "unreached", "leaf",
                                                             "numbered"}) {
-  return plan_seeds(parse_program_text(kHeader + rules, "t.dl", "."), inputs, available);
+  return plan_seeds(parse_program_text(kReachHeader + rules, "t.dl", "."), inputs, available);
 }
 
 const std::string kReachRules =

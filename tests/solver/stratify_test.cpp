@@ -13,7 +13,7 @@ namespace refract::solver {
 namespace {
 
 // Rules appended to this header start on line 12.
-const std::string kHeader =
+const std::string kPathHeader =
     "D 8\n"
     "e (a : D, b : D) inputtuples\n"
     "base (a : D) input\n"
@@ -25,7 +25,7 @@ const std::string kHeader =
     "p (a : D)\nq (a : D)\nr (a : D)\n";
 
 std::vector<Stratum> strata_of(const std::string& rules) {
-  return stratify(parse_program_text(kHeader + rules, "t.dl", "."));
+  return stratify(parse_program_text(kPathHeader + rules, "t.dl", "."));
 }
 
 std::string stratify_error(const std::string& rules) {

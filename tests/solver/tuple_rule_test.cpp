@@ -19,7 +19,7 @@ using Tuples = std::set<std::vector<std::uint64_t>>;
 
 // The shape of HeapDispatch(h, r, m) :- HeapType(h, t), Dispatch(t, r, m), with a negation,
 // a comparison and a quoted constant besides.
-constexpr const char* kProgram = R"(
+constexpr const char* kTupleRuleProgram = R"(
 H 8
 T 4 T.map
 M 8
@@ -50,7 +50,7 @@ class TupleRuleTest : public EngineTestFolder {
   };
 
   Run run(const std::string& order, const EngineOptions& base = {}) {
-    const Program program = parse(kProgram);
+    const Program program = parse(kTupleRuleProgram);
     const EngineOptions options = this->options(order, base);
     Engine engine(program, options);
     engine.run();
