@@ -17,7 +17,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kLogs = "/work/shared/tamiflex";
+// ../shared/tamiflex beside the repository, as CI has it (an absolute path skipped elsewhere).
+const fs::path kLogs = fs::path(REFRACT_SOURCE_DIR) / ".." / "shared" / "tamiflex";
 
 SourceLocation log_error_at(std::string_view text) {
   try {
