@@ -415,7 +415,8 @@ int analyze_extracted(const AnalyzeArguments& args, const AnalyzeInputs& inputs,
                "): these are Probe's results";
       if (progress) *progress << "[analyze] " << *notice << "\n";
       // where Solar spread before its budget ran out: what to annotate for it to finish
-      write_reflection_at_stop(args.out, *analysis, facts, positions, ran.to_string(), e.message());
+      write_reflection_at_stop(args.out, *analysis, facts, positions, ran.to_string(), e.message(),
+                               progress);
       analysis.reset();
       ran = reflection::Mode{reflection::ModeKind::kProbe, std::nullopt};
       options.extra_rules = {*ran.rule_file(args.reflection.rules)};
@@ -428,7 +429,7 @@ int analyze_extracted(const AnalyzeArguments& args, const AnalyzeInputs& inputs,
       dump_at_stop(args, *analysis);
       if (with_reflection)
         write_reflection_at_stop(args.out, *analysis, facts, positions, ran.to_string(),
-                                 e.message());
+                                 e.message(), progress);
     }
     throw;
   }

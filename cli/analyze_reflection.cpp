@@ -103,9 +103,12 @@ void write_reflection_results(const std::filesystem::path& out, const pointsto::
 void write_reflection_at_stop(const std::filesystem::path& out, const pointsto::Analysis& analysis,
                               const frontend::FactDatabase& facts,
                               const std::vector<frontend::InvocationPosition>& positions,
-                              const std::string& mode, const std::string& stopped) {
+                              const std::string& mode, const std::string& stopped,
+                              std::ostream* progress) {
+  if (progress)
+    *progress << "[at-stop] writing " << (out / "reflection.at-stop.txt").string() << "\n";
   const std::vector<reflection::SiteSoFar> sites =
-      reflection::sites_so_far({analysis.program(), analysis.engine(), facts, positions});
+      reflection::sites_so_far({analysis.program(), analysis.engine(), facts, positions}, progress);
   reflection::write_sites_so_far(out / "reflection.at-stop.txt", mode, stopped, sites);
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <filesystem>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
@@ -64,10 +65,12 @@ void write_reflection_results(const std::filesystem::path& out, const pointsto::
                               const ReflectionFacts& added);
 
 // Where a limit stopped a reflective run: OUT/reflection.at-stop.txt, the call sites ranked by
-// what the inference had derived at each (reflection/sites_so_far.hpp). `stopped` says where.
+// what the inference had derived at each (reflection/sites_so_far.hpp). `stopped` says where;
+// `progress` (none under --quiet) hears what it is doing, a minute or two on a real program.
 void write_reflection_at_stop(const std::filesystem::path& out, const pointsto::Analysis& analysis,
                               const frontend::FactDatabase& facts,
                               const std::vector<frontend::InvocationPosition>& positions,
-                              const std::string& mode, const std::string& stopped);
+                              const std::string& mode, const std::string& stopped,
+                              std::ostream* progress);
 
 }  // namespace refract::cli

@@ -1,6 +1,7 @@
 #include "reflection/sites_so_far.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <ostream>
 #include <set>
@@ -57,6 +58,11 @@ bool runs_on_metaobject(ApiKind kind) {
          kind == ApiKind::kFieldSet;
 }
 
+double seconds_since(std::chrono::steady_clock::time_point from,
+                     std::chrono::steady_clock::time_point to) {
+  return std::chrono::duration<double>(to - from).count();
+}
+
 std::uint64_t spread(const SiteSoFar& site) {
   return makes_objects(site.kind) ? site.lazy_types : site.targets;
 }
@@ -86,7 +92,8 @@ std::map<std::uint64_t, std::set<Target>> targets_so_far(const ReportInputs& in)
 
 }  // namespace
 
-std::vector<SiteSoFar> sites_so_far(const ReportInputs& in) {
+std::vector<SiteSoFar> sites_so_far(const ReportInputs& in, std::ostream* progress) {
+  const auto start = std::chrono::steady_clock::now();
   const std::vector<std::string>& invokes = in.facts.domain("I").names();
   const std::vector<std::string>& methods = in.facts.domain("M").names();
   const std::vector<std::string>& variables = in.facts.domain("V").names();
@@ -126,12 +133,19 @@ std::vector<SiteSoFar> sites_so_far(const ReportInputs& in) {
   std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
     return spread(a.second) > spread(b.second);
   });
+  const auto ranked_at = std::chrono::steady_clock::now();
+  if (progress)
+    *progress << "[at-stop] " << ranked.size() << " sites with targets ranked in "
+              << seconds_since(start, ranked_at) << " s\n";
   std::vector<std::uint64_t> first;
   for (const auto& [invoke, site] : ranked) {
     if (first.size() == kSitesWithSources) break;
     if (runs_on_metaobject(site.kind)) first.push_back(invoke);
   }
   std::map<std::uint64_t, SiteMetaobjects> sources = metaobject_sources(in, first);
+  if (progress)
+    *progress << "[at-stop] the metaobject sources of " << first.size() << " sites in "
+              << seconds_since(ranked_at, std::chrono::steady_clock::now()) << " s\n";
   std::vector<SiteSoFar> out;
   for (auto& [invoke, site] : ranked) {
     if (auto found = sources.find(invoke); found != sources.end())
