@@ -66,7 +66,7 @@ void write_reflection_results(const std::filesystem::path& out, const pointsto::
 
 // Where a limit stopped a reflective run: OUT/reflection.at-stop.txt, the call sites ranked by
 // what the inference had derived at each (reflection/sites_so_far.hpp). `stopped` says where;
-// `progress` (none under --quiet) hears what it is doing, a minute or two on a real program.
+// `progress` (none under --quiet) hears what it is doing and how long each phase took.
 void write_reflection_at_stop(const std::filesystem::path& out, const pointsto::Analysis& analysis,
                               const frontend::FactDatabase& facts,
                               const std::vector<frontend::InvocationPosition>& positions,

@@ -58,9 +58,8 @@ bool runs_on_metaobject(ApiKind kind) {
          kind == ApiKind::kFieldSet;
 }
 
-double seconds_since(std::chrono::steady_clock::time_point from,
-                     std::chrono::steady_clock::time_point to) {
-  return std::chrono::duration<double>(to - from).count();
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 std::uint64_t spread(const SiteSoFar& site) {
@@ -133,10 +132,10 @@ std::vector<SiteSoFar> sites_so_far(const ReportInputs& in, std::ostream* progre
   std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
     return spread(a.second) > spread(b.second);
   });
-  const auto ranked_at = std::chrono::steady_clock::now();
   if (progress)
     *progress << "[at-stop] " << ranked.size() << " sites with targets ranked in "
-              << seconds_since(start, ranked_at) << " s\n";
+              << seconds_since(start) << " s\n";
+  const auto sources_start = std::chrono::steady_clock::now();
   std::vector<std::uint64_t> first;
   for (const auto& [invoke, site] : ranked) {
     if (first.size() == kSitesWithSources) break;
@@ -145,7 +144,7 @@ std::vector<SiteSoFar> sites_so_far(const ReportInputs& in, std::ostream* progre
   std::map<std::uint64_t, SiteMetaobjects> sources = metaobject_sources(in, first);
   if (progress)
     *progress << "[at-stop] the metaobject sources of " << first.size() << " sites in "
-              << seconds_since(ranked_at, std::chrono::steady_clock::now()) << " s\n";
+              << seconds_since(sources_start) << " s\n";
   std::vector<SiteSoFar> out;
   for (auto& [invoke, site] : ranked) {
     if (auto found = sources.find(invoke); found != sources.end())

@@ -39,8 +39,8 @@ inline constexpr std::size_t kSitesWithSources = 20;
 
 // The sites with a target or a lazily made class so far, most spread first: a newInstance site
 // by its lazily made classes, any other by its targets (Sec. 7.4's measures), then by site id.
-// With `progress`, each of its two phases says on it how long it took: on a stopped run of a
-// real program they read relations of hundreds of millions of tuples.
+// With `progress`, each of its two phases says on it how long it took (on a stopped run of a
+// real program they read relations of hundreds of millions of tuples).
 std::vector<SiteSoFar> sites_so_far(const ReportInputs& inputs, std::ostream* progress = nullptr);
 
 // `stopped` says where and why the solve stopped; `mode` is the mode that was running.

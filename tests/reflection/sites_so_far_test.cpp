@@ -98,8 +98,7 @@ TEST(SitesSoFarTest, AStoppedSolarRunRanksTheSitesItReachedTheSameEveryTime) {
     EXPECT_EQ(run.exit_code, 4) << run.err;
     EXPECT_NE(run.err.find("evaluation limit of " + std::to_string(limit)), std::string::npos)
         << run.err;
-    // the file's two phases say how long they took, a minute or two on a real program; --quiet
-    // keeps them quiet
+    // the file's two phases say how long they took; --quiet keeps them quiet
     for (const char* phase : {"[at-stop] writing ", " sites with targets ranked in ",
                               "[at-stop] the metaobject sources of "})
       EXPECT_EQ(run.err.find(phase) != std::string::npos, !quiet) << phase << "\n" << run.err;
