@@ -20,6 +20,7 @@
 #include "bdd/buddy_c_api.hpp"
 #include "bdd/machine_memory.hpp"
 #include "bdd/watchdog.hpp"
+#include "support/stopwatch.hpp"
 
 // Exported by libbdd but declared only in its private kernel.h.
 extern "C" void bdd_operator_reset(void);
@@ -307,8 +308,7 @@ OperationScope::~OperationScope() {
   if (g_operation_depth == 1 && g_huge_pages && bddnodesize != g_advised_size)
     g_stats.huge_pages = advise_huge_pages();
   if (--g_operation_depth == 0 && g_time_operations) {
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const double seconds = seconds_since(start_);
     // Names are the literals of bdd.cpp: a dozen kinds, found by pointer.
     auto it = std::find_if(g_operation_times.begin(), g_operation_times.end(),
                            [&](const TimedKind& k) { return k.name == name_; });

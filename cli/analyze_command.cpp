@@ -36,6 +36,7 @@
 #include "support/error.hpp"
 #include "support/json.hpp"
 #include "support/output_paths.hpp"
+#include "support/stopwatch.hpp"
 
 namespace refract::cli {
 
@@ -305,8 +306,7 @@ PreparedAnalysis prepare_analysis(const AnalyzeArguments& args, const AnalyzeInp
     coloring = with_reflection ? strings::color_string_constants(extracted)
                                : strings::color_string_constants_by_part(extracted);
   }
-  const double coloring_seconds =
-      std::chrono::duration<double>(Clock::now() - coloring_start).count();
+  const double coloring_seconds = seconds_since(coloring_start);
   // The sites of each are disjoint: exception types, builder types, primitive array types,
   // String allocations, string constants.
   pointsto::HeapMerge by_type = exceptions;
@@ -377,7 +377,7 @@ int analyze_extracted(const AnalyzeArguments& args, const AnalyzeInputs& inputs,
   const std::vector<frontend::InvocationPosition>& positions =
       program.extractor->invocation_positions();
   const bool with_reflection = args.reflection.mode.kind != reflection::ModeKind::kNone;
-  const double facts_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  const double facts_seconds = seconds_since(start);
   JdkCacheUse own_cache;
   if (!started_cache) own_cache = start_jdk_cache(args, progress);
   JdkCacheUse& cache = started_cache ? *started_cache : own_cache;
@@ -453,7 +453,7 @@ int analyze_extracted(const AnalyzeArguments& args, const AnalyzeInputs& inputs,
     *progress << "[cache] waiting for the JDK's part to be written to the cache\n";
   finish_jdk_cache(cache, args, facts);
   keep_jdk_cache_within_limit(args, progress);
-  const double total = std::chrono::duration<double>(Clock::now() - start).count();
+  const double total = seconds_since(start);
   write_stats(out / "stats.json", args, result, program.extractor->counts(), heaps,
               {args.reflection.mode.to_string(), ran.to_string(), notice}, facts_seconds, total,
               cache, inputs.jdk_facts);

@@ -14,6 +14,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "support/stopwatch.hpp"
+
 namespace refract::cli {
 
 namespace {
@@ -82,7 +84,7 @@ ChildOutcome wait_for_child(const StartedChild& child, double deadline_seconds) 
     for (;;) {
       status = wait_for(child.pid, WNOHANG);
       if (status != -1) break;
-      if (std::chrono::duration<double>(Clock::now() - child.start).count() > deadline_seconds) {
+      if (seconds_since(child.start) > deadline_seconds) {
         ::kill(child.pid, SIGKILL);
         status = wait_for(child.pid, 0);
         outcome.killed_at_deadline = true;
@@ -91,7 +93,7 @@ ChildOutcome wait_for_child(const StartedChild& child, double deadline_seconds) 
       std::this_thread::sleep_for(kPollInterval);
     }
   }
-  outcome.seconds = std::chrono::duration<double>(Clock::now() - child.start).count();
+  outcome.seconds = seconds_since(child.start);
   if (WIFEXITED(status)) outcome.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) outcome.signal = WTERMSIG(status);
   return outcome;

@@ -25,6 +25,7 @@
 #include "pointsto/context_flavour.hpp"
 #include "support/error.hpp"
 #include "support/output_paths.hpp"
+#include "support/stopwatch.hpp"
 
 namespace refract::cli {
 
@@ -245,7 +246,7 @@ int run_compare(const CompareArguments& args) {
   // are compare's, shared by all.
   const AnalyzeInputs inputs = read_analyze_inputs(args.analyze.front(), progress);
   CompareSummary summary = args.summary;
-  summary.extraction_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  summary.extraction_seconds = seconds_since(start);
 
   std::vector<VariantRow> rows;
   for (const EncodingVariant& v : args.variants) {

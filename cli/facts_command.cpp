@@ -17,6 +17,7 @@
 #include "support/error.hpp"
 #include "support/json.hpp"
 #include "support/output_paths.hpp"
+#include "support/stopwatch.hpp"
 
 namespace refract::cli {
 
@@ -138,7 +139,7 @@ int run_facts(const FactsArguments& args) {
   const auto& skipped = program->skipped;
   for (const frontend::SkippedClass& s : skipped) std::cerr << "skipped: " << s.message << '\n';
   frontend::write_fact_database(extractor.facts(), args.out);
-  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  const double seconds = seconds_since(start);
   const frontend::FactCounts& c = extractor.counts();
   if (progress != nullptr) {
     *progress << "[facts] " << c.classes << " classes, " << c.methods << " methods, "

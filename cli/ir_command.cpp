@@ -17,6 +17,7 @@
 #include "frontend/names.hpp"
 #include "frontend/program_scope.hpp"
 #include "support/error.hpp"
+#include "support/stopwatch.hpp"
 
 namespace refract::cli {
 
@@ -155,7 +156,7 @@ int run_ir(const IrArguments& args) {
       std::cerr << "[ir] " << i + 1 << "/" << names.size() << " classes\n";
     }
   }
-  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  const double seconds = seconds_since(start);
   if (args.summary || !args.quiet) {
     std::cerr << "[ir] classes " << totals.classes << ", methods " << totals.methods
               << ", instructions " << totals.instructions << ", references to absent classes "

@@ -22,6 +22,7 @@
 #include "support/bit_width.hpp"
 #include "support/content_hash.hpp"
 #include "support/error.hpp"
+#include "support/stopwatch.hpp"
 
 namespace refract::cli {
 
@@ -355,7 +356,7 @@ void use_jdk_cache(JdkCacheUse& use, const AnalyzeArguments& args,
                        std::string("cannot write the cache: ") + e.what());
       return;
     }
-    use.build_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    use.build_seconds = seconds_since(start);
   }
   if (const auto why = cannot_serve(use.entry, args, facts)) {
     use.status = "off: " + *why;

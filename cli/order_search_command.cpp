@@ -30,6 +30,7 @@
 #include "pointsto/context_flavour.hpp"
 #include "reflection/mode.hpp"
 #include "support/error.hpp"
+#include "support/stopwatch.hpp"
 
 namespace refract::cli {
 
@@ -295,9 +296,7 @@ void report_best(const std::vector<bdd::TriedOrder>& tried, std::uint64_t defaul
 int search_orders(const SearchProgram& program, const OrderSearchArguments& args,
                   const fs::path& scratch, std::ostream* progress) {
   const auto started = Clock::now();
-  auto remaining = [&] {
-    return args.budget - std::chrono::duration<double>(Clock::now() - started).count();
-  };
+  auto remaining = [&] { return args.budget - seconds_since(started); };
   SolveBounds bound;
   const BoundedSolve first = solve_default(program, args, scratch, bound, progress);
   bound.nodes_produced = std::max<std::uint64_t>(kNodeCapFactor * first.run.nodes_produced, 1);

@@ -16,6 +16,7 @@
 #include "solver/stats_report.hpp"
 #include "support/atomic_file.hpp"
 #include "support/error.hpp"
+#include "support/stopwatch.hpp"
 
 namespace refract::cli {
 
@@ -24,10 +25,6 @@ namespace po = boost::program_options;
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double since(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
 
 struct SolveArguments {
   std::string program;
@@ -140,7 +137,7 @@ int run_solve(const SolveArguments& args) {
   solver::PhaseTimes times;
   const solver::Program program =
       read_datalog_program(args.program, args.quiet ? nullptr : &std::cerr);
-  times.parse = since(start);
+  times.parse = seconds_since(start);
 
   solver::EngineOptions options;
   read_as_bddbddb(options);
@@ -176,18 +173,18 @@ int run_solve(const SolveArguments& args) {
     engine.run();
   } catch (const solver::EvaluationError& e) {  // out of time or of nodes
     if (args.stats) {
-      times.solve = times.total = since(solve_start);
+      times.solve = times.total = seconds_since(solve_start);
       write_stats(*args.stats, solver::stats_json(program, engine, times, e.what()));
     }
     throw;
   }
-  times.solve = since(solve_start);
+  times.solve = seconds_since(solve_start);
   const auto write_start = Clock::now();
   std::filesystem::create_directories(options.output_dir);
   engine.write_outputs();
   if (args.write_state) write_state_atomically(engine, *args.write_state);
-  times.write = since(write_start);
-  times.total = since(start);
+  times.write = seconds_since(write_start);
+  times.total = seconds_since(start);
 
   for (const solver::RelationDecl& r : program.relations) {
     if (r.has(solver::RelationFlag::kPrintSize)) {

@@ -17,6 +17,7 @@
 #include "solver/stats_report.hpp"
 #include "support/atomic_file.hpp"
 #include "support/error.hpp"
+#include "support/stopwatch.hpp"
 
 namespace refract::pointsto {
 
@@ -46,10 +47,6 @@ constexpr const char* kReflectionRuleDomain = "R";  // reflection/metaobjects.hp
 std::uint64_t delta_log_versions(const ContextFlavour& flavour) {
   return flavour.kind == ContextKind::kInsensitive ? solver::EngineOptions{}.delta_log_versions
                                                    : 256;
-}
-
-double since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
 // What a context field must hold: the flavour's elements, or more where the layout is fixed
@@ -171,7 +168,7 @@ AnalysisResult Analysis::run() {
   auto start = Clock::now();
   fs::create_directories(options_.work_dir);
   frontend::write_fact_database(facts_, options_.work_dir, options_.domain_room);
-  result.seconds["write_facts"] = since(start);
+  result.seconds["write_facts"] = seconds_since(start);
   ContextConstructors constructors;
   constructors.flavour = flavour;
   constructors.context_free_heaps = options_.context_free_heaps;
@@ -180,7 +177,7 @@ AnalysisResult Analysis::run() {
     const auto prepass_start = Clock::now();
     constructors.cloning = number_call_paths(prepass_call_graph());
     constructors.layout.context_size = std::uint64_t{1} << constructors.cloning.context_bits;
-    result.seconds["prepass"] = since(prepass_start);
+    result.seconds["prepass"] = seconds_since(prepass_start);
     result.cloning_paths = constructors.cloning.max_paths;
     result.cloning_wrapped = constructors.cloning.wrapped;
   } else {
@@ -256,7 +253,7 @@ AnalysisResult Analysis::run() {
   engine_ = std::make_unique<solver::Engine>(*program_, engine_options);
   auto write_rule_stats = [&](const std::string& stopped) {
     solver::PhaseTimes times;
-    times.solve = times.total = since(start);
+    times.solve = times.total = seconds_since(start);
     write_text(*options_.rule_stats, solver::stats_json(*program_, *engine_, times, stopped));
   };
   try {
@@ -266,7 +263,7 @@ AnalysisResult Analysis::run() {
     if (options_.rule_stats) write_rule_stats(e.what());
     throw;
   }
-  result.seconds["solve"] = since(start);
+  result.seconds["solve"] = seconds_since(start);
   if (options_.rule_stats) write_rule_stats("");
   if (options_.state_dir) engine_->write_state(*options_.state_dir);
   result.seeded = engine_->seed_plan().seeded;
@@ -318,7 +315,7 @@ AnalysisResult Analysis::run() {
   result.polymorphic_calls = names_of(engine_->relation(kPolymorphicCall), *program_);
   result.may_fail_casts = names_of(engine_->relation(kMayFailCast), *program_);
   result.unmodelled_natives = names_of(engine_->relation(kUnmodelledNative), *program_);
-  result.seconds["read_results"] = since(start);
+  result.seconds["read_results"] = seconds_since(start);
   return result;
 }
 

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "support/atomic_file.hpp"
+#include "support/stopwatch.hpp"
 
 namespace refract::reflection {
 
@@ -56,10 +57,6 @@ bool makes_objects(ApiKind kind) {
 bool runs_on_metaobject(ApiKind kind) {
   return makes_objects(kind) || kind == ApiKind::kMethodInvoke || kind == ApiKind::kFieldGet ||
          kind == ApiKind::kFieldSet;
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 std::uint64_t spread(const SiteSoFar& site) {

@@ -33,6 +33,7 @@
 #include "solver/stratify.hpp"
 #include "solver/tuple_rule.hpp"
 #include "support/atomic_file.hpp"
+#include "support/stopwatch.hpp"
 
 namespace refract::solver {
 
@@ -45,7 +46,7 @@ using Clock = std::chrono::steady_clock;
 class ScopedSeconds {
  public:
   explicit ScopedSeconds(double& into) : into_(into), start_(Clock::now()) {}
-  ~ScopedSeconds() { into_ += std::chrono::duration<double>(Clock::now() - start_).count(); }
+  ~ScopedSeconds() { into_ += seconds_since(start_); }
   ScopedSeconds(const ScopedSeconds&) = delete;
   ScopedSeconds& operator=(const ScopedSeconds&) = delete;
 
@@ -53,10 +54,6 @@ class ScopedSeconds {
   double& into_;
   Clock::time_point start_;
 };
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 // The message of an exhausted table: its size, what the engine was `doing`, what kept the
 // table from growing and what a user may change.
